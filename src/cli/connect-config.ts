@@ -1,0 +1,42 @@
+/**
+ * @module cli/connect-config
+ * Loads the config named by the flags and connects its servers, as every client command does.
+ */
+
+import { ConfigError, formatConfigIssue } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { MultiServerClient } from '../client/multi-server-client.js';
+import type { SwitchboardConfig } from '../config/server-spec.js';
+import { loadConfig, type LoadedConfig } from '../config/load-config.js';
+import { usageError } from './cli-error.js';
+
+/** Flags shared by the commands that read a config. */
+export interface ConfigFlags {
+  config?: string;
+  /** Only these servers. */
+  server?: string[];
+  logger: Logger;
+}
+
+/** Loads the config, prints its warnings, and keeps only the servers asked for. */
+export async function loadConfigForCli(flags: ConfigFlags): Promise<LoadedConfig> {
+  const loaded = await loadConfig(flags.config === undefined ? {} : { configPath: flags.config });
+  for (const warning of loaded.warnings) flags.logger.warn(formatConfigIssue(warning));
+  const only = flags.server ?? [];
+  if (only.length === 0) return loaded;
+  const names = new Set(loaded.config.servers.map((spec) => spec.name));
+  const unknown = only.filter((name) => !names.has(name));
+  if (unknown.length > 0) {
+    throw usageError(`unknown server${unknown.length === 1 ? '' : 's'} ${unknown.map((name) => `"${name}"`).join(', ')}; the config has ${[...names].join(', ') || 'none'}`);
+  }
+  const config: SwitchboardConfig = { ...loaded.config, servers: loaded.config.servers.filter((spec) => only.includes(spec.name)) };
+  return { ...loaded, config };
+}
+
+/** Connects every enabled server of the config (no background retries: the CLI is short-lived). */
+export async function connectForCli(flags: ConfigFlags): Promise<MultiServerClient> {
+  const { config } = await loadConfigForCli(flags);
+  if (config.servers.every((spec) => !spec.enabled)) throw new ConfigError([{ path: 'mcpServers', message: 'every server is disabled' }]);
+  const { MultiServerClient } = await import('../client/multi-server-client.js');
+  return MultiServerClient.connect(config, { logger: flags.logger, retryFailedServers: false });
+}

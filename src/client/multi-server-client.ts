@@ -1,0 +1,687 @@
+/**
+ * @module client/multi-server-client
+ * Many MCP servers as one tool set. Servers start concurrently, each within its own deadline; one
+ * failure never breaks the rest; names are provider-safe with a stored routing table; tool lists are
+ * cached and refreshed on `list_changed`; calls route by exposed name at call time, so anything handed
+ * out keeps working across restarts, reconnects and list changes.
+ */
+
+import type { ServerSpec, SwitchboardConfig } from '../config/server-spec.js';
+import { normalizeConfig } from '../config/normalize-config.js';
+import type { ConfigIssue } from '../errors.js';
+import { ErrorCode, SwitchboardError, isSwitchboardError } from '../errors.js';
+import { noopLogger, type Logger } from '../logger.js';
+import type {
+  GetPromptResult,
+  JsonSchema,
+  PromptArgument,
+  PromptDefinition,
+  ReadResourceResult,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+  ServerInfo,
+  ToolAnnotations,
+  ToolDefinition,
+} from '../connection/mcp-types.js';
+import { ServerConnection, type CallOptions, type ServerConnectionOptions } from '../connection/server-connection.js';
+import type { ServerState } from '../connection/server-state.js';
+import type { ToolResult } from '../result/tool-result.js';
+import { TypedEmitter } from '../util/typed-emitter.js';
+import { ArgumentValidator, formatArgumentProblems } from './argument-validator.js';
+import { describeCallFailure } from './call-failure.js';
+import type { NameReport } from './name-catalog.js';
+import { RoutedCatalog, type CatalogDiff } from './routed-catalog.js';
+
+/** Debounce of `list_changed` notifications per server. @default 100 */
+export const DEFAULT_LIST_CHANGED_DEBOUNCE_MS = 100;
+/** First delay before retrying a server that failed; doubles up to {@link DEFAULT_MAX_RETRY_DELAY_MS}. */
+export const DEFAULT_RETRY_DELAY_MS = 1_000;
+/** Longest delay between background retries. */
+export const DEFAULT_MAX_RETRY_DELAY_MS = 30_000;
+
+/** A tool in the combined catalog. */
+export interface CatalogTool {
+  /** The exposed, provider-safe name; call the tool by it. */
+  name: string;
+  server: string;
+  originalName: string;
+  title?: string;
+  /** The server's description, prefixed with `[server]`. */
+  description?: string;
+  inputSchema: JsonSchema;
+  outputSchema?: JsonSchema;
+  annotations?: ToolAnnotations;
+}
+
+/** A prompt in the combined catalog. */
+export interface CatalogPrompt {
+  name: string;
+  server: string;
+  originalName: string;
+  title?: string;
+  description?: string;
+  arguments?: PromptArgument[];
+}
+
+/** A resource in the combined catalog. `uri` is unique across servers (rewritten only on a clash). */
+export interface CatalogResource {
+  uri: string;
+  server: string;
+  originalUri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+}
+
+/** A resource template, with its server. */
+export interface CatalogResourceTemplate extends ResourceTemplateDefinition {
+  server: string;
+}
+
+/** The state of one server, as `status()` and `tools --json` show it. */
+export interface ServerStatus {
+  name: string;
+  state: ServerState;
+  enabled: boolean;
+  transport?: 'stdio' | 'http' | 'sse';
+  protocolVersion?: string;
+  serverInfo?: ServerInfo;
+  toolCount: number;
+  /** Since when the server has been ready (ms since epoch). */
+  readyAt?: number;
+  pid?: number;
+  error?: { code: string; message: string; hint?: string; stderr?: string };
+}
+
+/** Why the tool set changed. */
+export type ToolsChangedReason = 'list-changed' | 'server-up' | 'server-down' | 'reload';
+
+/** Events of a {@link MultiServerClient}. */
+export interface MultiServerClientEvents {
+  'tools-changed': CatalogDiff & { version: number; reason: ToolsChangedReason; server?: string };
+  'prompts-changed': CatalogDiff & { version: number; server?: string };
+  'resources-changed': { server: string };
+  'server-state-change': { server: string; from: ServerState; to: ServerState; error?: SwitchboardError };
+  'tool-call-start': { callId: number; name: string; server: string; originalName: string };
+  'tool-call-end': { callId: number; name: string; server: string; originalName: string; durationMs: number; ok: boolean; isError: boolean; errorCode?: string };
+  'tool-progress': { callId: number; name: string; server: string; progress: number; total?: number; message?: string };
+  'server-log': { server: string; level: string; logger?: string; data: unknown; source: 'mcp' | 'stderr' };
+}
+
+/** Options of {@link MultiServerClient.connect}. */
+export interface MultiServerClientOptions extends Omit<ServerConnectionOptions, 'logger'> {
+  /** @default noopLogger */
+  logger?: Logger;
+  /** Check arguments against `inputSchema` before sending. @default true */
+  validateArguments?: boolean;
+  /** @default DEFAULT_LIST_CHANGED_DEBOUNCE_MS */
+  listChangedDebounceMs?: number;
+  /** Retry failed servers in the background, and reconnect servers that go away. @default true */
+  retryFailedServers?: boolean;
+  /** @default DEFAULT_RETRY_DELAY_MS */
+  retryDelayMs?: number;
+  /** @default DEFAULT_MAX_RETRY_DELAY_MS */
+  maxRetryDelayMs?: number;
+  /** Options for one server's connection (e.g. a per-user fetch), merged over the shared ones. */
+  connectionOptions?: (spec: ServerSpec) => ServerConnectionOptions;
+}
+
+/** A config object (the shape of a config file) or an already normalized config. */
+export type ConfigInput = SwitchboardConfig | Record<string, unknown>;
+
+interface ServerEntry {
+  spec: ServerSpec;
+  connection: ServerConnection | undefined;
+  starting: Promise<void> | undefined;
+  tools: ToolDefinition[];
+  prompts: PromptDefinition[];
+  resources: ResourceDefinition[];
+  resourceTemplates: ResourceTemplateDefinition[];
+  lastError: SwitchboardError | undefined;
+  state: ServerState;
+  retryTimer: NodeJS.Timeout | undefined;
+  retryAttempt: number;
+  listTimers: Map<string, NodeJS.Timeout>;
+}
+
+/**
+ * Many MCP servers as one tool set.
+ *
+ * @example
+ * ```ts
+ * const client = await MultiServerClient.connect({ mcpServers: { fs: { path: '@modelcontextprotocol/server-filesystem .' } } });
+ * for (const tool of client.listTools()) console.log(tool.name, tool.server);
+ * const result = await client.callTool('read_file', { path: 'README.md' });
+ * await client.close();
+ * ```
+ */
+export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
+  readonly config: SwitchboardConfig;
+  /** Warnings found while reading the config (unknown keys, disabled servers). */
+  readonly warnings: readonly ConfigIssue[];
+  readonly #options: MultiServerClientOptions;
+  readonly #logger: Logger;
+  readonly #entries = new Map<string, ServerEntry>();
+  readonly #validator: ArgumentValidator;
+  #tools: RoutedCatalog<CatalogTool>;
+  #prompts: RoutedCatalog<CatalogPrompt>;
+  #resources = new Map<string, CatalogResource>();
+  #resourceCollisions: Array<{ uri: string; servers: string[] }> = [];
+  #closing: Promise<void> | undefined;
+  #nextCallId = 0;
+  readonly #closingConnections = new Set<Promise<void>>();
+
+  private constructor(config: SwitchboardConfig, warnings: readonly ConfigIssue[], options: MultiServerClientOptions) {
+    super();
+    this.config = config;
+    this.warnings = warnings;
+    this.#options = options;
+    this.#logger = options.logger ?? noopLogger;
+    this.#validator = new ArgumentValidator(this.#logger);
+    this.#tools = RoutedCatalog.empty(config.naming);
+    this.#prompts = RoutedCatalog.empty(config.naming);
+    this.onListenerError = (error, event) => this.#logger.error('event listener threw', { event, error: String(error) });
+    for (const spec of config.servers) {
+      this.#entries.set(spec.name, {
+        spec,
+        connection: undefined,
+        starting: undefined,
+        tools: [],
+        prompts: [],
+        resources: [],
+        resourceTemplates: [],
+        lastError: undefined,
+        state: spec.enabled ? 'connecting' : 'closed',
+        retryTimer: undefined,
+        retryAttempt: 0,
+        listTimers: new Map(),
+      });
+    }
+  }
+
+  /**
+   * Starts every enabled server at once and returns when each is ready or has failed (about the
+   * time of the slowest, bounded by each server's `timeout`). With `onServerError: 'throw'` any
+   * failure rejects, listing all of them; with `'skip'` (the default) failed servers are reported by
+   * `status()` and retried in the background.
+   */
+  static async connect(config: ConfigInput, options: MultiServerClientOptions = {}): Promise<MultiServerClient> {
+    const { config: normalized, warnings } = isNormalized(config) ? { config, warnings: [] } : normalizeConfig(config);
+    const client = new MultiServerClient(normalized, warnings, options);
+    try {
+      await client.#startAll();
+    } catch (error) {
+      await client.close();
+      throw error;
+    }
+    if (normalized.onServerError === 'throw') {
+      const failures = [...client.#entries.values()].filter((entry) => entry.spec.enabled && entry.state !== 'ready');
+      if (failures.length > 0) {
+        await client.close();
+        throw new SwitchboardError(
+          ErrorCode.ServerStartFailed,
+          `${failures.length} server${failures.length === 1 ? '' : 's'} failed to start:\n${failures.map((entry) => `  ${entry.lastError?.message ?? entry.spec.name}`).join('\n')}`,
+          { details: { failures: failures.map((entry) => ({ server: entry.spec.name, ...(entry.lastError?.toJSON() ?? {}) })) } },
+        );
+      }
+    }
+    return client;
+  }
+
+  async #startAll(): Promise<void> {
+    const entries = [...this.#entries.values()].filter((entry) => entry.spec.enabled);
+    await Promise.all(entries.map((entry) => this.#start(entry, false)));
+    this.#rebuild('reload', undefined, false);
+  }
+
+  /** Connects one server and lists what it offers; on failure records the error and schedules a retry. */
+  #start(entry: ServerEntry, announce: boolean): Promise<void> {
+    entry.starting ??= this.#startOnce(entry, announce).finally(() => (entry.starting = undefined));
+    return entry.starting;
+  }
+
+  async #startOnce(entry: ServerEntry, announce: boolean): Promise<void> {
+    const spec = entry.spec;
+    const connection = new ServerConnection(spec, {
+      ...this.#options,
+      logger: this.#logger,
+      ...this.#options.connectionOptions?.(spec),
+    });
+    entry.connection = connection;
+    this.#wire(entry, connection);
+    const started = Date.now();
+    try {
+      await connection.connect();
+      const remaining = Math.max(1_000, spec.startupTimeoutMs - (Date.now() - started));
+      await this.#listAll(entry, connection, remaining);
+      entry.lastError = undefined;
+      entry.retryAttempt = 0;
+      this.#setEntryState(entry, 'ready');
+      if (announce) this.#rebuild('server-up', spec.name);
+    } catch (error) {
+      if (this.#closing !== undefined) return;
+      const failure = isSwitchboardError(error) ? error : new SwitchboardError(ErrorCode.ServerStartFailed, String(error), { server: spec.name, cause: error });
+      entry.lastError = failure;
+      entry.connection = undefined;
+      // Ending a failed server can take a while (a hung one is killed in steps); close() waits for it.
+      this.#trackClosing(connection);
+      this.#setEntryState(entry, 'failed', failure);
+      this.#logger.warn('server failed to start', { server: spec.name, code: failure.code, error: failure.message });
+      this.#scheduleRetry(entry);
+    }
+  }
+
+  async #listAll(entry: ServerEntry, connection: ServerConnection, timeoutMs: number): Promise<void> {
+    const [tools, prompts, resources, resourceTemplates] = await Promise.all([
+      connection.listTools({ timeoutMs }),
+      connection.listPrompts({ timeoutMs }).catch((error: unknown) => this.#optionalListFailed(entry, 'prompts', error)),
+      connection.listResources({ timeoutMs }).catch((error: unknown) => this.#optionalListFailed(entry, 'resources', error)),
+      connection.listResourceTemplates({ timeoutMs }).catch((error: unknown) => this.#optionalListFailed(entry, 'resource templates', error)),
+    ]);
+    entry.tools = tools;
+    entry.prompts = prompts as PromptDefinition[];
+    entry.resources = resources as ResourceDefinition[];
+    entry.resourceTemplates = resourceTemplates as ResourceTemplateDefinition[];
+  }
+
+  #optionalListFailed(entry: ServerEntry, what: string, error: unknown): never[] {
+    this.#logger.warn(`listing ${what} failed; continuing without them`, { server: entry.spec.name, error: String(error) });
+    return [];
+  }
+
+  #wire(entry: ServerEntry, connection: ServerConnection): void {
+    const server = entry.spec.name;
+    connection.on('list-changed', ({ kind }) => this.#onListChanged(entry, connection, kind));
+    connection.on('resource-updated', () => this.emit('resources-changed', { server }));
+    connection.on('log', ({ level, logger, data }) => this.emit('server-log', { server, level, ...(logger === undefined ? {} : { logger }), data, source: 'mcp' }));
+    connection.on('stderr', ({ line }) => this.emit('server-log', { server, level: 'info', data: line, source: 'stderr' }));
+    connection.on('state-change', ({ to, error }) => {
+      // The entry's own state covers listing too; only connection losses after start matter here.
+      if (connection !== entry.connection || entry.state !== 'ready') return;
+      if (to === 'degraded' || to === 'reconnecting') this.#setEntryState(entry, to, error);
+      else if (to === 'ready') this.#setEntryState(entry, 'ready');
+    });
+    connection.on('disconnected', ({ error }) => {
+      if (connection !== entry.connection || this.#closing !== undefined) return;
+      entry.lastError = error;
+      entry.connection = undefined;
+      this.#setEntryState(entry, 'failed', error);
+      this.#rebuild('server-down', server);
+      this.#trackClosing(connection);
+      this.#scheduleRetry(entry);
+    });
+  }
+
+  #onListChanged(entry: ServerEntry, connection: ServerConnection, kind: 'tools' | 'prompts' | 'resources'): void {
+    if (connection !== entry.connection) return;
+    const existing = entry.listTimers.get(kind);
+    if (existing !== undefined) clearTimeout(existing);
+    const timer = setTimeout(() => {
+      entry.listTimers.delete(kind);
+      void this.#refreshList(entry, connection, kind);
+    }, this.#options.listChangedDebounceMs ?? DEFAULT_LIST_CHANGED_DEBOUNCE_MS);
+    entry.listTimers.set(kind, timer);
+  }
+
+  async #refreshList(entry: ServerEntry, connection: ServerConnection, kind: 'tools' | 'prompts' | 'resources'): Promise<void> {
+    if (connection !== entry.connection || this.#closing !== undefined) return;
+    try {
+      if (kind === 'tools') entry.tools = await connection.listTools();
+      else if (kind === 'prompts') entry.prompts = await connection.listPrompts();
+      else {
+        entry.resources = await connection.listResources();
+        entry.resourceTemplates = await connection.listResourceTemplates();
+      }
+    } catch (error) {
+      this.#logger.warn(`re-listing ${kind} after list_changed failed`, { server: entry.spec.name, error: String(error) });
+      return;
+    }
+    if (connection !== entry.connection || this.#closing !== undefined) return;
+    this.#rebuild('list-changed', entry.spec.name, true, kind);
+  }
+
+  /** Closes a connection without waiting; `close()` waits for every one of these. */
+  #trackClosing(connection: ServerConnection): void {
+    const closing: Promise<void> = connection.close().finally(() => this.#closingConnections.delete(closing));
+    this.#closingConnections.add(closing);
+  }
+
+  #scheduleRetry(entry: ServerEntry): void {
+    if (this.#options.retryFailedServers === false || this.#closing !== undefined || entry.retryTimer !== undefined) return;
+    const base = this.#options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
+    const max = this.#options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
+    const delay = Math.min(max, base * 2 ** entry.retryAttempt) * (0.8 + Math.random() * 0.4);
+    entry.retryAttempt++;
+    entry.retryTimer = setTimeout(() => {
+      entry.retryTimer = undefined;
+      if (this.#closing !== undefined) return;
+      this.#setEntryState(entry, 'connecting');
+      void this.#start(entry, true);
+    }, delay);
+    entry.retryTimer.unref();
+  }
+
+  /** Rebuilds the catalogs from every ready server; emits what changed. */
+  #rebuild(reason: ToolsChangedReason, server: string | undefined, announce = true, kind: 'tools' | 'prompts' | 'resources' | 'all' = 'all'): void {
+    if (!announce) {
+      this.#rebuildCatalogs(reason, server, announce, kind);
+      return;
+    }
+    try {
+      this.#rebuildCatalogs(reason, server, announce, kind);
+    } catch (error) {
+      // A change at run time that breaks `naming: none` keeps the previous catalog rather than none.
+      this.#logger.error('the tool catalog could not be rebuilt; keeping the previous one', { server, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  #rebuildCatalogs(reason: ToolsChangedReason, server: string | undefined, announce: boolean, kind: 'tools' | 'prompts' | 'resources' | 'all'): void {
+    const ready = [...this.#entries.values()].filter((entry) => entry.state === 'ready' || entry.state === 'degraded' || entry.state === 'reconnecting');
+    const sourceOf = <T extends { name: string }>(entry: ServerEntry, items: T[]) => ({
+      server: entry.spec.name,
+      prefix: entry.spec.prefix ?? entry.spec.name,
+      items,
+      ...(entry.spec.include === undefined ? {} : { include: entry.spec.include }),
+      ...(entry.spec.exclude === undefined ? {} : { exclude: entry.spec.exclude }),
+    });
+    if (kind === 'all' || kind === 'tools') {
+      const previous = this.#tools;
+      this.#tools = RoutedCatalog.build(ready.map((entry) => sourceOf(entry, entry.tools)), this.config.naming, toCatalogTool, previous, 'tool');
+      if (announce) this.emit('tools-changed', { ...this.#tools.diffFrom(previous), version: this.#tools.version, reason, ...(server === undefined ? {} : { server }) });
+    }
+    if (kind === 'all' || kind === 'prompts') {
+      const previous = this.#prompts;
+      this.#prompts = RoutedCatalog.build(
+        ready.map((entry) => ({ server: entry.spec.name, prefix: entry.spec.prefix ?? entry.spec.name, items: entry.prompts })),
+        this.config.naming === 'none' ? 'on-conflict' : this.config.naming,
+        toCatalogPrompt,
+        previous,
+        'prompt',
+      );
+      if (announce && kind === 'prompts') this.emit('prompts-changed', { ...this.#prompts.diffFrom(previous), version: this.#prompts.version, ...(server === undefined ? {} : { server }) });
+    }
+    if (kind === 'all' || kind === 'resources') {
+      this.#rebuildResources(ready);
+      if (announce && kind === 'resources' && server !== undefined) this.emit('resources-changed', { server });
+    }
+  }
+
+  #rebuildResources(ready: ServerEntry[]): void {
+    const serversByUri = new Map<string, string[]>();
+    for (const entry of ready) {
+      for (const resource of entry.resources) serversByUri.set(resource.uri, [...(serversByUri.get(resource.uri) ?? []), entry.spec.name]);
+    }
+    const resources = new Map<string, CatalogResource>();
+    this.#resourceCollisions = [];
+    for (const [uri, servers] of serversByUri) if (new Set(servers).size > 1) this.#resourceCollisions.push({ uri, servers: [...new Set(servers)] });
+    for (const entry of ready) {
+      for (const resource of entry.resources) {
+        const clash = new Set(serversByUri.get(resource.uri)).size > 1;
+        const uri = clash ? `switchboard://${encodeURIComponent(entry.spec.name)}/${encodeURIComponent(resource.uri)}` : resource.uri;
+        resources.set(uri, {
+          uri,
+          server: entry.spec.name,
+          originalUri: resource.uri,
+          name: resource.name,
+          ...(resource.title === undefined ? {} : { title: resource.title }),
+          ...(resource.description === undefined ? {} : { description: resource.description }),
+          ...(resource.mimeType === undefined ? {} : { mimeType: resource.mimeType }),
+          ...(resource.size === undefined ? {} : { size: resource.size }),
+        });
+      }
+    }
+    this.#resources = resources;
+  }
+
+  #setEntryState(entry: ServerEntry, to: ServerState, error?: SwitchboardError): void {
+    const from = entry.state;
+    if (from === to) return;
+    entry.state = to;
+    this.emit('server-state-change', { server: entry.spec.name, from, to, ...(error === undefined ? {} : { error }) });
+  }
+
+  /** The version of the tool catalog; bumps on every change. */
+  get catalogVersion(): number {
+    return this.#tools.version;
+  }
+
+  /** Every tool of every ready server, under its exposed name. Cached: no `tools/list` per call. */
+  listTools(): CatalogTool[] {
+    return [...this.#tools.entries];
+  }
+
+  /** The tool an exposed name routes to (also a name given out before a rename). */
+  getTool(name: string): CatalogTool | undefined {
+    return this.#tools.route(name);
+  }
+
+  /**
+   * A stable handle: it routes by name at call time, so it survives restarts, reconnects and
+   * list changes (and renames, while the tool exists).
+   */
+  tool(name: string): { readonly name: string; call(args?: Record<string, unknown>, options?: CallOptions): Promise<ToolResult> } {
+    return { name, call: (args = {}, options = {}) => this.callTool(name, args, options) };
+  }
+
+  /**
+   * Calls a tool by its exposed name. Arguments are checked against the tool's schema first. A result
+   * with `isError: true` is returned, not thrown; failures throw a SwitchboardError whose message says
+   * what happened and whether retrying can help.
+   */
+  async callTool(name: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<ToolResult> {
+    const tool = this.#tools.route(name);
+    if (tool === undefined) throw this.#unknownTool(name);
+    if (this.#options.validateArguments !== false) {
+      const problems = await this.#validator.validate(tool.inputSchema, args);
+      if (problems.length > 0) {
+        throw new SwitchboardError(
+          ErrorCode.InvalidArgument,
+          `Tool "${tool.name}" on server "${tool.server}" was not called: invalid arguments: ${formatArgumentProblems(problems)}. Fix the arguments and call again.`,
+          { server: tool.server, details: { tool: tool.name, problems, retryable: false } },
+        );
+      }
+    }
+    const entry = this.#entries.get(tool.server);
+    const connection = entry?.connection;
+    const callId = ++this.#nextCallId;
+    const event = { callId, name: tool.name, server: tool.server, originalName: tool.originalName };
+    const started = performance.now();
+    this.emit('tool-call-start', event);
+    try {
+      if (connection === undefined) {
+        throw entry?.lastError ?? new SwitchboardError(ErrorCode.ServerDisconnected, `server "${tool.server}" is not connected`, { server: tool.server });
+      }
+      const onProgress = options.onProgress;
+      const result = await connection.callTool(tool.originalName, args, {
+        ...options,
+        onProgress: (progress) => {
+          this.emit('tool-progress', { callId, name: tool.name, server: tool.server, ...progress });
+          onProgress?.(progress);
+        },
+      });
+      this.emit('tool-call-end', { ...event, durationMs: performance.now() - started, ok: !result.isError, isError: result.isError });
+      return result;
+    } catch (error) {
+      const failure = describeCallFailure(error, tool);
+      this.emit('tool-call-end', { ...event, durationMs: performance.now() - started, ok: false, isError: false, errorCode: failure.code });
+      throw failure;
+    }
+  }
+
+  #unknownTool(name: string): SwitchboardError {
+    for (const entry of this.#entries.values()) {
+      if (entry.state !== 'ready' && entry.tools.some((tool) => tool.name === name)) {
+        return new SwitchboardError(ErrorCode.ServerDisconnected, `Tool "${name}" belongs to server "${entry.spec.name}", which is ${entry.state}. Retrying may help once it is back.`, {
+          server: entry.spec.name,
+          details: { tool: name, retryable: true },
+        });
+      }
+    }
+    const names = this.#tools.entries.map((tool) => tool.name);
+    const similar = names.filter((candidate) => candidate.endsWith(name) || name.endsWith(candidate) || candidate.includes(name)).slice(0, 5);
+    return new SwitchboardError(
+      ErrorCode.ToolNotFound,
+      `There is no tool named "${name}".${similar.length > 0 ? ` Did you mean ${similar.map((item) => `"${item}"`).join(', ')}?` : ''} Use one of the listed tools.`,
+      { details: { tool: name, retryable: false, ...(similar.length > 0 ? { similar } : {}) } },
+    );
+  }
+
+  /** Every prompt of every ready server, named like tools. */
+  listPrompts(): CatalogPrompt[] {
+    return [...this.#prompts.entries];
+  }
+
+  /** Gets a prompt by its exposed name. */
+  async getPrompt(name: string, args: Record<string, string> = {}, options: CallOptions = {}): Promise<GetPromptResult> {
+    const prompt = this.#prompts.route(name);
+    if (prompt === undefined) throw new SwitchboardError(ErrorCode.InvalidArgument, `There is no prompt named "${name}".`, { details: { prompt: name } });
+    return this.#connectionOf(prompt.server).getPrompt(prompt.originalName, args, options);
+  }
+
+  /** Every resource of every ready server; URIs are unique (rewritten only when two servers share one). */
+  listResources(): CatalogResource[] {
+    return [...this.#resources.values()];
+  }
+
+  /** Every resource template, with its server. */
+  listResourceTemplates(): CatalogResourceTemplate[] {
+    return [...this.#entries.values()]
+      .filter((entry) => entry.state === 'ready')
+      .flatMap((entry) => entry.resourceTemplates.map((template) => ({ ...template, server: entry.spec.name })));
+  }
+
+  /**
+   * Reads a resource by its URI (as listed, or one expanded from a template). When several servers
+   * could serve it, pass `server`.
+   */
+  async readResource(uri: string, options: CallOptions & { server?: string } = {}): Promise<ReadResourceResult> {
+    const listed = this.#resources.get(uri);
+    if (listed !== undefined && (options.server === undefined || options.server === listed.server)) {
+      return this.#connectionOf(listed.server).readResource(listed.originalUri, options);
+    }
+    if (options.server !== undefined) return this.#connectionOf(options.server).readResource(uri, options);
+    const candidates = await this.#serversForUri(uri);
+    if (candidates.length === 1 && candidates[0] !== undefined) return this.#connectionOf(candidates[0]).readResource(uri, options);
+    throw new SwitchboardError(
+      ErrorCode.InvalidArgument,
+      candidates.length === 0
+        ? `No server offers a resource at "${uri}".`
+        : `Several servers may serve "${uri}" (${candidates.join(', ')}); pass \`server\` to choose one.`,
+      { details: { uri, candidates } },
+    );
+  }
+
+  async #serversForUri(uri: string): Promise<string[]> {
+    const { UriTemplate } = await import('@modelcontextprotocol/client');
+    const ready = [...this.#entries.values()].filter((entry) => entry.state === 'ready');
+    const matching = ready.filter((entry) => entry.resourceTemplates.some((template) => new UriTemplate(template.uriTemplate).match(uri) !== null));
+    if (matching.length > 0) return matching.map((entry) => entry.spec.name);
+    const withResources = ready.filter((entry) => entry.connection?.capabilities?.resources !== undefined);
+    return withResources.length === 1 ? withResources.map((entry) => entry.spec.name) : [];
+  }
+
+  #connectionOf(server: string): ServerConnection {
+    const entry = this.#entries.get(server);
+    if (entry === undefined) throw new SwitchboardError(ErrorCode.ServerNotFound, `There is no server named "${server}".`, { server });
+    if (entry.connection === undefined || entry.state !== 'ready') {
+      throw entry.lastError ?? new SwitchboardError(ErrorCode.ServerDisconnected, `server "${server}" is not connected (${entry.state})`, { server });
+    }
+    return entry.connection;
+  }
+
+  /** The live connection of a server (for protocol features this class does not wrap). */
+  connection(server: string): ServerConnection | undefined {
+    return this.#entries.get(server)?.connection;
+  }
+
+  /** Per-server state, protocol version and last error. */
+  status(): ServerStatus[] {
+    return [...this.#entries.values()].map((entry) => {
+      const connection = entry.connection;
+      const error = entry.lastError;
+      const stderr = error?.details.stderr;
+      return {
+        name: entry.spec.name,
+        state: entry.state,
+        enabled: entry.spec.enabled,
+        ...(connection?.transportKind === undefined ? {} : { transport: connection.transportKind }),
+        ...(connection?.protocolVersion === undefined ? {} : { protocolVersion: connection.protocolVersion }),
+        ...(connection?.serverInfo === undefined ? {} : { serverInfo: connection.serverInfo }),
+        toolCount: entry.state === 'ready' ? this.#tools.ofServer(entry.spec.name).length : 0,
+        ...(entry.state === 'ready' && connection?.readyAt !== undefined ? { readyAt: connection.readyAt } : {}),
+        ...(connection?.pid === undefined ? {} : { pid: connection.pid }),
+        ...(error === undefined || entry.state === 'ready'
+          ? {}
+          : {
+              error: {
+                code: error.code,
+                message: error.message,
+                ...(error.hint === undefined ? {} : { hint: error.hint }),
+                ...(typeof stderr === 'string' && stderr !== '' ? { stderr } : {}),
+              },
+            }),
+      };
+    });
+  }
+
+  /** Every rename and collision of the current catalogs. */
+  catalogReport(): { tools: NameReport; prompts: NameReport; resources: { collisions: Array<{ uri: string; servers: string[] }> } } {
+    return { tools: this.#tools.report, prompts: this.#prompts.report, resources: { collisions: this.#resourceCollisions } };
+  }
+
+  /** Closes every connection and ends every server process. Idempotent. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      const entries = [...this.#entries.values()];
+      for (const entry of entries) {
+        if (entry.retryTimer !== undefined) clearTimeout(entry.retryTimer);
+        entry.retryTimer = undefined;
+        for (const timer of entry.listTimers.values()) clearTimeout(timer);
+        entry.listTimers.clear();
+      }
+      try {
+        await Promise.all(entries.map(async (entry) => {
+          await entry.starting?.catch(() => {});
+          await entry.connection?.close();
+        }));
+        await Promise.all([...this.#closingConnections]);
+      } finally {
+        for (const entry of entries) this.#setEntryState(entry, 'closed');
+        this.removeAllListeners();
+      }
+    })();
+    return this.#closing;
+  }
+}
+
+function isNormalized(config: ConfigInput): config is SwitchboardConfig {
+  return Array.isArray((config as { servers?: unknown }).servers);
+}
+
+function toCatalogTool(named: { name: string; server: string; originalName: string; item: ToolDefinition }): CatalogTool {
+  const tool = named.item;
+  return {
+    name: named.name,
+    server: named.server,
+    originalName: named.originalName,
+    ...(tool.title === undefined ? {} : { title: tool.title }),
+    description: tool.description === undefined || tool.description === '' ? `[${named.server}]` : `[${named.server}] ${tool.description}`,
+    inputSchema: tool.inputSchema,
+    ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
+    ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
+  };
+}
+
+function toCatalogPrompt(named: { name: string; server: string; originalName: string; item: PromptDefinition }): CatalogPrompt {
+  const prompt = named.item;
+  return {
+    name: named.name,
+    server: named.server,
+    originalName: named.originalName,
+    ...(prompt.title === undefined ? {} : { title: prompt.title }),
+    ...(prompt.description === undefined ? {} : { description: prompt.description }),
+    ...(prompt.arguments === undefined ? {} : { arguments: prompt.arguments }),
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * @module config/load-config
+ * Finds and reads a config file: `--config FILE`, else `$SWITCHBOARD_CONFIG`, else the first of
+ * `switchboard.yaml`, `switchboard.json`, `.mcp.json`, `mcp.json` in the working directory.
+ */
+
+import { access, readFile } from 'node:fs/promises';
+import { dirname, extname, resolve } from 'node:path';
+import { ConfigError, type ConfigIssue } from '../errors.js';
+import { normalizeConfig, type NormalizedConfig } from './normalize-config.js';
+
+/** File names looked for, in order, when no config is named. */
+export const DEFAULT_CONFIG_FILES = ['switchboard.yaml', 'switchboard.yml', 'switchboard.json', '.mcp.json', 'mcp.json'] as const;
+
+/** Options of {@link loadConfig}. */
+export interface LoadConfigOptions {
+  /** An explicit file (`--config`). */
+  configPath?: string;
+  /** @default process.cwd() */
+  cwd?: string;
+  /** @default process.env */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** A loaded config, where it came from, and its warnings. */
+export interface LoadedConfig extends NormalizedConfig {
+  source: string;
+}
+
+/** Reads, parses, expands and validates a config file. Throws {@link ConfigError} with every problem. */
+export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadedConfig> {
+  const cwd = options.cwd ?? process.cwd();
+  const env = options.env ?? process.env;
+  const source = await findConfigFile(options.configPath ?? env.SWITCHBOARD_CONFIG, cwd);
+  let text: string;
+  try {
+    text = await readFile(source, 'utf8');
+  } catch (error) {
+    throw new ConfigError([{ path: '', message: `cannot read ${source}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` }], [], source);
+  }
+  const raw = await parseConfigText(text, source);
+  return { ...normalizeConfig(raw, { baseDir: dirname(source), env, source }), source };
+}
+
+/** The config file to use, or a ConfigError that says where we looked. */
+export async function findConfigFile(explicit: string | undefined, cwd: string): Promise<string> {
+  if (explicit !== undefined && explicit !== '') {
+    const path = resolve(cwd, explicit);
+    if (!(await exists(path))) throw new ConfigError([{ path: '', message: `config file ${path} does not exist` }]);
+    return path;
+  }
+  for (const name of DEFAULT_CONFIG_FILES) {
+    const path = resolve(cwd, name);
+    if (await exists(path)) return path;
+  }
+  throw new ConfigError([
+    {
+      path: '',
+      message: `no config file found in ${cwd} (looked for ${DEFAULT_CONFIG_FILES.join(', ')})`,
+      hint: 'pass --config FILE or set SWITCHBOARD_CONFIG',
+    },
+  ]);
+}
+
+/** Parses JSON or YAML by extension (YAML also reads JSON, so unknown extensions go through YAML). */
+export async function parseConfigText(text: string, source: string): Promise<unknown> {
+  const extension = extname(source).toLowerCase();
+  if (extension === '.json') {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch (error) {
+      throw new ConfigError([jsonSyntaxIssue(text, error)], [], source);
+    }
+  }
+  const { parseDocument } = await import('yaml');
+  const document = parseDocument(text, { prettyErrors: false });
+  if (document.errors.length > 0) {
+    const issues: ConfigIssue[] = document.errors.map((error) => {
+      const position = error.linePos?.[0];
+      const where = position === undefined ? '' : `line ${position.line}, column ${position.col}: `;
+      return { path: '', message: `invalid YAML, ${where}${error.message.split('\n')[0] ?? ''}` };
+    });
+    throw new ConfigError(issues, [], source);
+  }
+  return document.toJS() as unknown;
+}
+
+function jsonSyntaxIssue(text: string, error: unknown): ConfigIssue {
+  const message = error instanceof Error ? error.message : String(error);
+  const position = /position (\d+)/.exec(message);
+  if (position?.[1] !== undefined) {
+    const offset = Number(position[1]);
+    const before = text.slice(0, offset);
+    const line = before.split('\n').length;
+    const column = offset - before.lastIndexOf('\n');
+    return { path: '', message: `invalid JSON at line ${line}, column ${column}`, hint: 'check for a missing comma or quote' };
+  }
+  // V8 quotes the offending text in this message, which may hold a secret: keep only the kind of mistake.
+  const token = /Unexpected token '(.)'/.exec(message)?.[1];
+  return { path: '', message: `invalid JSON${token === undefined ? '' : `: unexpected ${JSON.stringify(token)}`}`, hint: 'check quotes, commas and brackets' };
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,331 @@
+/**
+ * @module config/normalize-config
+ * parse → normalize → rules, as changesets does: every problem is collected and reported at once as
+ * `dotted.path: message`, warnings (unknown keys, disabled servers) apart from errors. Values of `env`,
+ * `headers` and `apiKey` are never echoed.
+ */
+
+import { resolve } from 'node:path';
+import type { z } from 'zod';
+import { ConfigError, type ConfigIssue } from '../errors.js';
+import { detectTransport } from './detect-transport.js';
+import { parseDuration } from './duration.js';
+import { expandEnv } from './expand-env.js';
+import {
+  SERVER_ENTRY_KEYS,
+  SERVER_ENTRY_KEY_HINTS,
+  TOP_LEVEL_KEYS,
+  serverEntrySchema,
+  topLevelSchema,
+  type ServerEntry,
+} from './schema.js';
+import {
+  DEFAULT_CALL_TIMEOUT_MS,
+  DEFAULT_STARTUP_TIMEOUT_MS,
+  type ProtocolMode,
+  type ServerSpec,
+  type SwitchboardConfig,
+} from './server-spec.js';
+
+/** Where a config came from and what it may read. */
+export interface NormalizeConfigOptions {
+  /** Relative paths (`./server.py`, `cwd`) resolve against this. @default process.cwd() */
+  baseDir?: string;
+  /** Variables for `${VAR}` expansion (plus `${configDir}`, the folder of the config). @default process.env */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Named in error messages, e.g. the file path. */
+  source?: string;
+}
+
+/** A valid config and the warnings found on the way. */
+export interface NormalizedConfig {
+  config: SwitchboardConfig;
+  warnings: ConfigIssue[];
+}
+
+const PROTOCOL_VERSION = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * Validates and normalizes a config object (the parsed file, or what a program passes to
+ * `MultiServerClient.connect`). Throws {@link ConfigError} listing every problem.
+ */
+export function normalizeConfig(raw: unknown, options: NormalizeConfigOptions = {}): NormalizedConfig {
+  const baseDir = options.baseDir ?? process.cwd();
+  // `${configDir}` is the folder of the config file, for paths that must be absolute.
+  const env = { ...(options.env ?? process.env), configDir: baseDir };
+  const errors: ConfigIssue[] = [];
+  const warnings: ConfigIssue[] = [];
+
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new ConfigError(
+      [{ path: '', message: 'must be an object', hint: 'write `mcpServers: { name: { command: …, args: [...] } }`' }],
+      [],
+      options.source,
+    );
+  }
+  const top = raw as Record<string, unknown>;
+  for (const key of Object.keys(top)) {
+    if (!TOP_LEVEL_KEYS.has(key)) warnings.push({ path: key, message: 'unknown option, ignored' });
+  }
+  const parsedTop = topLevelSchema.safeParse(top);
+  if (!parsedTop.success) errors.push(...zodIssues(parsedTop.error, ''));
+  const naming = parsedTop.success ? (parsedTop.data.naming ?? 'on-conflict') : 'on-conflict';
+  const onServerError = parsedTop.success ? (parsedTop.data.onServerError ?? 'skip') : 'skip';
+
+  const maps: Array<[string, Record<string, unknown>]> = [];
+  for (const key of ['mcpServers', 'servers'] as const) {
+    const value = top[key];
+    if (value !== undefined && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      maps.push([key, value as Record<string, unknown>]);
+    }
+  }
+  if (maps.length === 0 && errors.length === 0) {
+    errors.push({ path: 'mcpServers', message: 'no servers configured', hint: 'add `mcpServers: { name: { path: "…" } }`' });
+  }
+
+  const servers: ServerSpec[] = [];
+  const seen = new Map<string, string>();
+  for (const [mapKey, entries] of maps) {
+    for (const [name, entry] of Object.entries(entries)) {
+      const path = `${mapKey}.${name}`;
+      const previous = seen.get(name);
+      if (previous !== undefined) {
+        errors.push({ path, message: `duplicate server name, also defined at ${previous}`, hint: 'rename one of them' });
+        continue;
+      }
+      seen.set(name, path);
+      if (name.trim() === '') {
+        errors.push({ path, message: 'server name is empty' });
+        continue;
+      }
+      const spec = normalizeServerEntry(name, entry, { path, baseDir, env, errors, warnings });
+      if (spec !== undefined) servers.push(spec);
+    }
+  }
+
+  if (errors.length > 0) throw new ConfigError(errors, warnings, options.source);
+  return { config: { servers, naming, onServerError }, warnings };
+}
+
+interface EntryContext {
+  path: string;
+  baseDir: string;
+  env: Readonly<Record<string, string | undefined>>;
+  errors: ConfigIssue[];
+  warnings: ConfigIssue[];
+}
+
+/** Normalizes one server entry; pushes issues into the context and returns undefined when it is invalid. */
+export function normalizeServerEntry(name: string, rawEntry: unknown, context: EntryContext): ServerSpec | undefined {
+  const { path, errors, warnings } = context;
+  if (typeof rawEntry !== 'object' || rawEntry === null || Array.isArray(rawEntry)) {
+    errors.push({ path, message: 'must be an object', hint: 'e.g. `{ "command": "npx", "args": ["-y", "pkg"] }` or `{ "url": "https://…" }`' });
+    return undefined;
+  }
+  const errorCountBefore = errors.length;
+  for (const key of Object.keys(rawEntry)) {
+    if (!SERVER_ENTRY_KEYS.has(key)) {
+      const hint = SERVER_ENTRY_KEY_HINTS[key];
+      warnings.push({ path: `${path}.${key}`, message: 'unknown key, ignored', ...(hint === undefined ? {} : { hint }) });
+    }
+  }
+  const expanded = expandTree(rawEntry, path, context);
+  const parsed = serverEntrySchema.safeParse(expanded);
+  if (!parsed.success) {
+    errors.push(...zodIssues(parsed.error, path));
+    return undefined;
+  }
+  const entry = parsed.data;
+  const enabled = entry.enabled ?? (entry.disabled === undefined ? true : !entry.disabled);
+  if (!enabled) warnings.push({ path, message: 'disabled, not started' });
+
+  const startupTimeoutMs = durationField(entry.timeout, `${path}.timeout`, DEFAULT_STARTUP_TIMEOUT_MS, errors);
+  const callTimeoutMs = durationField(entry.callTimeout, `${path}.callTimeout`, DEFAULT_CALL_TIMEOUT_MS, errors);
+  const protocol = protocolField(entry.protocol, `${path}.protocol`, errors);
+
+  const requestedTransport = transportField(entry, path, errors);
+  const sources = (['path', 'command', 'url'] as const).filter((key) => entry[key] !== undefined);
+  if (sources.length === 0) {
+    errors.push({ path, message: 'says nothing about how to reach the server', hint: 'add `path`, `command` (with `args`) or `url`' });
+    return undefined;
+  }
+  if (sources.length > 1) {
+    errors.push({ path, message: `has both ${sources.map((key) => `\`${key}\``).join(' and ')}`, hint: 'keep exactly one of them' });
+    return undefined;
+  }
+
+  const base = {
+    name,
+    enabled,
+    startupTimeoutMs,
+    callTimeoutMs,
+    ...(entry.prefix === undefined ? {} : { prefix: entry.prefix }),
+    ...(entry.include === undefined ? {} : { include: entry.include }),
+    ...(entry.exclude === undefined ? {} : { exclude: entry.exclude }),
+  };
+
+  let target: { type: 'stdio'; command: string; args: string[] } | { type: 'http'; url: string } | undefined;
+  if (entry.url !== undefined) {
+    target = urlTarget(entry.url, `${path}.url`, errors);
+  } else if (entry.command !== undefined) {
+    if (entry.command.trim() === '') errors.push({ path: `${path}.command`, message: 'is empty' });
+    else target = { type: 'stdio', command: entry.command, args: (entry.args ?? []).map(String) };
+  } else if (entry.path !== undefined) {
+    const detected = detectTransport(entry.path, context.baseDir);
+    if ('error' in detected) {
+      errors.push({ path: `${path}.path`, message: detected.error, ...(detected.hint === undefined ? {} : { hint: detected.hint }) });
+    } else if (detected.type === 'http') {
+      target = detected;
+    } else {
+      target = { type: 'stdio', command: detected.command, args: [...detected.args, ...(entry.args ?? []).map(String)] };
+    }
+  }
+  if (target === undefined || errors.length > errorCountBefore) return undefined;
+
+  if (target.type === 'http') {
+    if (requestedTransport === 'stdio') {
+      errors.push({ path: `${path}.transport`, message: 'is stdio but the server is a URL', hint: 'use `http` or `sse`, or remove `transport`' });
+      return undefined;
+    }
+    for (const key of ['command', 'args', 'env', 'cwd', 'apiKeyEnv', 'inheritEnv'] as const) {
+      if (entry[key] !== undefined) warnings.push({ path: `${path}.${key}`, message: 'applies to stdio servers only, ignored for a URL' });
+    }
+    const headers = { ...(entry.headers ?? {}) };
+    if (entry.apiKey !== undefined) {
+      const existing = Object.keys(headers).find((key) => key.toLowerCase() === 'authorization');
+      if (existing !== undefined) {
+        errors.push({ path: `${path}.apiKey`, message: 'conflicts with an Authorization header', hint: 'keep either `apiKey` or the header' });
+        return undefined;
+      }
+      headers.Authorization = `Bearer ${entry.apiKey}`;
+    }
+    return {
+      ...base,
+      type: 'http',
+      url: target.url,
+      headers,
+      transport: requestedTransport === 'sse' ? 'sse' : requestedTransport === 'http' ? 'http' : 'auto',
+      protocol: protocol ?? 'auto',
+    };
+  }
+
+  if (requestedTransport === 'http' || requestedTransport === 'sse') {
+    errors.push({
+      path: `${path}.transport`,
+      message: `is ${requestedTransport} but the server is started as a process`,
+      hint: 'give `url` for a remote server, or remove `transport`',
+    });
+    return undefined;
+  }
+  if (entry.headers !== undefined) warnings.push({ path: `${path}.headers`, message: 'applies to URL servers only, ignored for stdio' });
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(entry.env ?? {})) env[key] = String(value);
+  if (entry.apiKey !== undefined) {
+    if (entry.apiKeyEnv === undefined) {
+      errors.push({
+        path: `${path}.apiKey`,
+        message: 'a stdio server receives its key through an environment variable, but `apiKeyEnv` is missing',
+        hint: 'add `apiKeyEnv: NAME_THE_SERVER_READS`',
+      });
+      return undefined;
+    }
+    env[entry.apiKeyEnv] = entry.apiKey;
+  } else if (entry.apiKeyEnv !== undefined) {
+    warnings.push({ path: `${path}.apiKeyEnv`, message: 'set but `apiKey` is not, ignored' });
+  }
+  return {
+    ...base,
+    type: 'stdio',
+    command: target.command,
+    args: target.args,
+    env,
+    ...(entry.cwd === undefined ? {} : { cwd: resolve(context.baseDir, entry.cwd) }),
+    inheritEnv: entry.inheritEnv ?? [],
+    protocol: protocol ?? 'legacy',
+  };
+}
+
+function urlTarget(url: string, path: string, errors: ConfigIssue[]): { type: 'http'; url: string } | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    errors.push({ path, message: 'is not a valid URL', hint: 'write it in full, e.g. https://example.com/mcp' });
+    return undefined;
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    errors.push({ path, message: `uses ${parsed.protocol} which is not supported`, hint: 'use http:// or https://' });
+    return undefined;
+  }
+  return { type: 'http', url: parsed.toString() };
+}
+
+function transportField(entry: ServerEntry, path: string, errors: ConfigIssue[]): 'stdio' | 'http' | 'sse' | undefined {
+  const transport = entry.transport === undefined ? undefined : canonicalTransport(entry.transport);
+  const type = entry.type === undefined ? undefined : canonicalTransport(entry.type);
+  if (transport !== undefined && type !== undefined && transport !== type) {
+    errors.push({ path: `${path}.type`, message: `says ${entry.type} but \`transport\` says ${entry.transport}`, hint: 'keep one' });
+  }
+  return transport ?? type;
+}
+
+function canonicalTransport(name: string): 'stdio' | 'http' | 'sse' {
+  if (name === 'stdio' || name === 'sse') return name;
+  return 'http';
+}
+
+function protocolField(value: string | undefined, path: string, errors: ConfigIssue[]): ProtocolMode | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'legacy' || value === 'auto') return value;
+  if (PROTOCOL_VERSION.test(value)) return { pin: value };
+  errors.push({ path, message: `"${value}" is not a protocol mode`, hint: 'use `legacy`, `auto` or a revision such as `2026-07-28`' });
+  return undefined;
+}
+
+function durationField(value: number | string | undefined, path: string, fallback: number, errors: ConfigIssue[]): number {
+  if (value === undefined) return fallback;
+  const parsed = parseDuration(value);
+  if ('error' in parsed) {
+    errors.push({ path, message: parsed.error });
+    return fallback;
+  }
+  if (parsed.ms === 0) {
+    errors.push({ path, message: 'must be greater than zero' });
+    return fallback;
+  }
+  return parsed.ms;
+}
+
+/** Expands `${VAR}` in every string of the entry, reporting unset variables by path (names only, never values). */
+function expandTree(value: unknown, path: string, context: EntryContext): unknown {
+  if (typeof value === 'string') {
+    const { value: expanded, missing } = expandEnv(value, context.env);
+    for (const name of missing) {
+      context.errors.push({
+        path,
+        message: `environment variable ${name} is not set`,
+        hint: `set it, or write \${${name}:-default}`,
+      });
+    }
+    return expanded;
+  }
+  if (Array.isArray(value)) return value.map((item, index) => expandTree(item, `${path}.${index}`, context));
+  if (typeof value === 'object' && value !== null) {
+    const result: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) result[key] = expandTree(item, `${path}.${key}`, context);
+    return result;
+  }
+  return value;
+}
+
+/** zod issues as `dotted.path: message`, without the received values (they may be secrets). */
+export function zodIssues(error: z.ZodError, basePath: string): ConfigIssue[] {
+  return error.issues.map((issue) => {
+    const path = [basePath, ...issue.path.map(String)].filter((part) => part !== '').join('.');
+    let message = issue.message.replace(/^Invalid input: /, '');
+    if (issue.code === 'invalid_value' && 'values' in issue) {
+      message = `must be one of ${issue.values.map((item) => JSON.stringify(item)).join(', ')}`;
+    }
+    return { path, message };
+  });
+}

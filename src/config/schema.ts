@@ -1,0 +1,68 @@
+/**
+ * @module config/schema
+ * The zod schemas of a config file as people write it (`mcpServers` / `servers` entries). These are the
+ * types of raw input; {@link normalizeConfig} turns them into {@link ServerSpec}s.
+ */
+
+import { z } from 'zod';
+
+const scalar = z.union([z.string(), z.number(), z.boolean()]);
+const duration = z.union([z.number(), z.string()]);
+const globList = z.array(z.string());
+
+/** Transport names accepted in `transport` / `type` (VS Code writes `type`). */
+export const TRANSPORT_NAMES = ['stdio', 'http', 'sse', 'streamable-http', 'streamableHttp', 'streamable_http'] as const;
+
+/** One server entry as written in a config file. */
+export const serverEntrySchema = z.object({
+  path: z.string().optional(),
+  command: z.string().optional(),
+  args: z.array(scalar).optional(),
+  env: z.record(z.string(), scalar).optional(),
+  cwd: z.string().optional(),
+  url: z.string().optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  transport: z.enum(TRANSPORT_NAMES).optional(),
+  type: z.enum(TRANSPORT_NAMES).optional(),
+  apiKey: z.string().optional(),
+  apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name such as API_KEY').optional(),
+  timeout: duration.optional(),
+  callTimeout: duration.optional(),
+  prefix: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'must be 1-32 characters of letters, digits, _ or -').optional(),
+  include: globList.optional(),
+  exclude: globList.optional(),
+  enabled: z.boolean().optional(),
+  disabled: z.boolean().optional(),
+  protocol: z.string().optional(),
+  inheritEnv: z.array(z.string()).optional(),
+  description: z.string().optional(),
+});
+export type ServerEntry = z.infer<typeof serverEntrySchema>;
+
+/** Keys of a server entry, for unknown-key warnings. */
+export const SERVER_ENTRY_KEYS: ReadonlySet<string> = new Set(Object.keys(serverEntrySchema.shape));
+
+/** Keys people write by mistake, and what to write instead. */
+export const SERVER_ENTRY_KEY_HINTS: Readonly<Record<string, string>> = {
+  endpoint: 'use `url`',
+  serverUrl: 'use `url`',
+  uri: 'use `url`',
+  arguments: 'use `args`',
+  environment: 'use `env`',
+  workingDirectory: 'use `cwd`',
+  api_key: 'use `apiKey`',
+  token: 'use `apiKey` (sent as a Bearer token) or `headers`',
+  callTimeoutMs: 'use `callTimeout` with a unit, e.g. "30s"',
+  timeoutMs: 'use `timeout` with a unit, e.g. "5s"',
+};
+
+/** Top-level options beside the server map. */
+export const topLevelSchema = z.object({
+  mcpServers: z.record(z.string(), z.unknown()).optional(),
+  servers: z.record(z.string(), z.unknown()).optional(),
+  naming: z.enum(['on-conflict', 'prefix', 'none']).optional(),
+  onServerError: z.enum(['skip', 'throw']).optional(),
+});
+
+/** Top-level keys, for unknown-key warnings (`$schema` and VS Code's `inputs` are tolerated silently). */
+export const TOP_LEVEL_KEYS: ReadonlySet<string> = new Set([...Object.keys(topLevelSchema.shape), '$schema', 'inputs']);

@@ -1,0 +1,80 @@
+/**
+ * @module config/server-spec
+ * The normalized description of one server: what every layer below the config loader works with.
+ */
+
+/** Start-up deadline (spawn or connect, plus the handshake). @default 10000 */
+export const DEFAULT_STARTUP_TIMEOUT_MS = 10_000;
+/** Per-call deadline. @default 60000 */
+export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+/** Probe timeout for `protocol: auto` over stdio: a silent 2025-era server must not stall start-up. */
+export const DEFAULT_STDIO_PROBE_TIMEOUT_MS = 3_000;
+
+/**
+ * Protocol negotiation: `legacy` speaks the 2025 `initialize` handshake only; `auto` probes with
+ * `server/discover` and falls back; `{ pin }` requires exactly that modern revision.
+ */
+export type ProtocolMode = 'legacy' | 'auto' | { pin: string };
+
+/** Fields every server has, whatever its transport. */
+export interface ServerSpecBase {
+  /** The server's name in the config (`mcpServers.<name>`). */
+  name: string;
+  /** @default true */
+  enabled: boolean;
+  /** Start-up deadline in ms. @default {@link DEFAULT_STARTUP_TIMEOUT_MS} */
+  startupTimeoutMs: number;
+  /** Per-call deadline in ms. @default {@link DEFAULT_CALL_TIMEOUT_MS} */
+  callTimeoutMs: number;
+  /** Prefix for this server's tool names when they need one; defaults to the server name. */
+  prefix?: string;
+  /** Glob patterns of tool names to keep (all when absent). */
+  include?: string[];
+  /** Glob patterns of tool names to drop. */
+  exclude?: string[];
+  /** @default 'legacy' for stdio, 'auto' for HTTP */
+  protocol: ProtocolMode;
+}
+
+/** A server started as a child process speaking newline-delimited JSON-RPC on stdin/stdout. */
+export interface StdioServerSpec extends ServerSpecBase {
+  type: 'stdio';
+  command: string;
+  args: string[];
+  /** Variables set for the child on top of the safe default environment. Values are secrets. */
+  env: Record<string, string>;
+  cwd?: string;
+  /** Names of host variables passed through to the child besides the safe defaults. */
+  inheritEnv: string[];
+}
+
+/** A remote server over Streamable HTTP (with automatic fallback to legacy SSE) or legacy SSE. */
+export interface HttpServerSpec extends ServerSpecBase {
+  type: 'http';
+  url: string;
+  /** Sent on every request. Values are secrets. */
+  headers: Record<string, string>;
+  /** `auto`: Streamable HTTP, falling back to SSE on a 4xx. @default 'auto' */
+  transport: 'auto' | 'http' | 'sse';
+}
+
+/** One normalized server. */
+export type ServerSpec = StdioServerSpec | HttpServerSpec;
+
+/** How tool names are exposed when several servers are combined. */
+export type NamingStrategy = 'on-conflict' | 'prefix' | 'none';
+
+/** A whole normalized configuration. */
+export interface SwitchboardConfig {
+  servers: ServerSpec[];
+  /** @default 'on-conflict' */
+  naming: NamingStrategy;
+  /** @default 'skip' */
+  onServerError: 'skip' | 'throw';
+}
+
+/** Every secret value of a spec (env values, header values), for redaction. */
+export function secretValuesOf(spec: ServerSpec): string[] {
+  const values = spec.type === 'stdio' ? Object.values(spec.env) : Object.values(spec.headers);
+  return values.filter((value) => value.length >= 4);
+}

@@ -1,0 +1,226 @@
+/**
+ * @module connection/lean-requester
+ * The per-call path for 2025-era connections. The SDK v2 `Client.request()` spends ~4.7× the CPU of a
+ * raw pipe per call (a schema probe that always fails and formats a zod error, a response-cache
+ * lookup, a timer per request). This sends the JSON-RPC request on the same SDK `Transport` and
+ * resolves it from the response, keeping the protocol semantics: request ids that never collide with
+ * the SDK's (strings here, numbers there), progress tokens, `notifications/cancelled` on abort and on
+ * timeout, and immediate rejection of everything in flight when the connection closes.
+ * Results are validated once, by the caller, by hand.
+ */
+
+import type { JSONRPCMessage } from '@modelcontextprotocol/client';
+import { ErrorCode, SwitchboardError } from '../errors.js';
+
+/** Progress reported by the server for a request. */
+export interface ProgressUpdate {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** Options of one lean request. */
+export interface LeanRequestOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Receives `notifications/progress`; each one also restarts the deadline. */
+  onProgress?: (progress: ProgressUpdate) => void;
+}
+
+/** A JSON-RPC error answered by the server. */
+export interface RpcErrorPayload {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+interface Pending {
+  method: string;
+  resolve: (result: unknown) => void;
+  reject: (error: unknown) => void;
+  timeoutMs: number;
+  deadline: number;
+  onProgress: ((progress: ProgressUpdate) => void) | undefined;
+  cleanup: (() => void) | undefined;
+  timer: NodeJS.Timeout | undefined;
+}
+
+/** Deadlines at or above this are checked by a shared sweep instead of a timer per request. */
+const SWEEP_THRESHOLD_MS = 2_000;
+const SWEEP_INTERVAL_MS = 100;
+/** Sweeps with nothing in flight before the sweep timer stops. */
+const IDLE_SWEEPS_BEFORE_STOP = 20;
+
+/** Sends requests on a transport and settles them from the responses it intercepts. */
+export class LeanRequester {
+  readonly #send: (message: JSONRPCMessage) => Promise<void>;
+  readonly #serverName: string;
+  readonly #onRpcError: (error: RpcErrorPayload, method: string) => unknown;
+  readonly #pending = new Map<string, Pending>();
+  #nextId = 0;
+  #sweeper: NodeJS.Timeout | undefined;
+  #idleSweeps = 0;
+  #closedError: SwitchboardError | undefined;
+
+  /**
+   * @param send writes a message on the transport
+   * @param onRpcError turns a JSON-RPC error response into the error to reject with
+   */
+  constructor(send: (message: JSONRPCMessage) => Promise<void>, serverName: string, onRpcError: (error: RpcErrorPayload, method: string) => unknown) {
+    this.#send = send;
+    this.#serverName = serverName;
+    this.#onRpcError = onRpcError;
+  }
+
+  /** Requests in flight. */
+  get inFlight(): number {
+    return this.#pending.size;
+  }
+
+  /** Sends `method` and resolves with the raw `result`. */
+  request(method: string, params: Record<string, unknown> | undefined, options: LeanRequestOptions): Promise<unknown> {
+    if (this.#closedError !== undefined) return Promise.reject(this.#closedError);
+    if (options.signal?.aborted === true) return Promise.reject(this.#cancelledError(method));
+    const id = `sb${++this.#nextId}`;
+    const message: Record<string, unknown> = { jsonrpc: '2.0', id, method };
+    if (options.onProgress !== undefined) {
+      message.params = { ...params, _meta: { ...(params?._meta as Record<string, unknown> | undefined), progressToken: id } };
+    } else if (params !== undefined) {
+      message.params = params;
+    }
+    return new Promise<unknown>((resolve, reject) => {
+      const entry: Pending = {
+        method,
+        resolve,
+        reject,
+        timeoutMs: options.timeoutMs,
+        deadline: Date.now() + options.timeoutMs,
+        onProgress: options.onProgress,
+        cleanup: undefined,
+        timer: undefined,
+      };
+      this.#pending.set(id, entry);
+      if (options.timeoutMs < SWEEP_THRESHOLD_MS) {
+        entry.timer = setTimeout(() => this.#expire(id), options.timeoutMs);
+      } else {
+        this.#ensureSweeper();
+      }
+      const signal = options.signal;
+      if (signal !== undefined) {
+        const onAbort = (): void => this.#abort(id, signal.reason);
+        signal.addEventListener('abort', onAbort, { once: true });
+        entry.cleanup = () => signal.removeEventListener('abort', onAbort);
+      }
+      this.#send(message as unknown as JSONRPCMessage).catch((error: unknown) => {
+        if (this.#settle(id)) reject(error);
+      });
+    });
+  }
+
+  /** Takes responses and progress notifications that belong to this requester. */
+  intercept(message: JSONRPCMessage): boolean {
+    const record = message as { id?: unknown; method?: unknown; result?: unknown; error?: unknown; params?: unknown };
+    const id = record.id;
+    if (typeof id === 'string') {
+      if (record.method !== undefined) return false; // a request from the server that reuses our id space
+      const entry = this.#pending.get(id);
+      if (entry === undefined) return false;
+      this.#settle(id);
+      if (record.error !== undefined) entry.reject(this.#onRpcError(record.error as RpcErrorPayload, entry.method));
+      else entry.resolve(record.result);
+      return true;
+    }
+    if (record.method === 'notifications/progress') {
+      const params = record.params as { progressToken?: unknown; progress?: unknown; total?: unknown; message?: unknown } | undefined;
+      const token = params?.progressToken;
+      if (typeof token !== 'string') return false;
+      const entry = this.#pending.get(token);
+      if (entry === undefined) return false;
+      entry.deadline = Date.now() + entry.timeoutMs;
+      if (entry.timer !== undefined) entry.timer.refresh();
+      const update: ProgressUpdate = { progress: typeof params?.progress === 'number' ? params.progress : 0 };
+      if (typeof params?.total === 'number') update.total = params.total;
+      if (typeof params?.message === 'string') update.message = params.message;
+      entry.onProgress?.(update);
+      return true;
+    }
+    return false;
+  }
+
+  /** Rejects everything in flight, now and later (the connection closed). */
+  close(error: SwitchboardError): void {
+    this.#closedError = error;
+    for (const [id, entry] of this.#pending) {
+      this.#settle(id);
+      entry.reject(error);
+    }
+    this.#stopSweeper();
+  }
+
+  #settle(id: string): boolean {
+    const entry = this.#pending.get(id);
+    if (entry === undefined) return false;
+    this.#pending.delete(id);
+    if (entry.timer !== undefined) clearTimeout(entry.timer);
+    entry.cleanup?.();
+    return true;
+  }
+
+  #abort(id: string, reason: unknown): void {
+    const entry = this.#pending.get(id);
+    if (entry === undefined || !this.#settle(id)) return;
+    this.#sendCancelled(id, 'cancelled by the client');
+    entry.reject(this.#cancelledError(entry.method, reason));
+  }
+
+  #expire(id: string): void {
+    const entry = this.#pending.get(id);
+    if (entry === undefined || !this.#settle(id)) return;
+    this.#sendCancelled(id, 'timed out');
+    entry.reject(
+      new SwitchboardError(ErrorCode.RequestTimeout, `server "${this.#serverName}", ${entry.method}: no answer within ${entry.timeoutMs} ms`, {
+        server: this.#serverName,
+        hint: 'the server may be busy or stuck; raise `callTimeout` if the work is legitimately slow',
+        details: { timeoutMs: entry.timeoutMs },
+      }),
+    );
+  }
+
+  #sendCancelled(id: string, reason: string): void {
+    const notification = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } };
+    this.#send(notification as unknown as JSONRPCMessage).catch(() => {
+      // The connection is gone; nothing left to cancel.
+    });
+  }
+
+  #cancelledError(method: string, reason?: unknown): SwitchboardError {
+    return new SwitchboardError(ErrorCode.RequestCancelled, `server "${this.#serverName}", ${method}: cancelled`, {
+      server: this.#serverName,
+      ...(reason === undefined ? {} : { cause: reason }),
+    });
+  }
+
+  #ensureSweeper(): void {
+    this.#idleSweeps = 0;
+    if (this.#sweeper !== undefined) return;
+    this.#sweeper = setInterval(() => this.#sweep(), SWEEP_INTERVAL_MS);
+    this.#sweeper.unref();
+  }
+
+  #sweep(): void {
+    if (this.#pending.size === 0) {
+      if (++this.#idleSweeps >= IDLE_SWEEPS_BEFORE_STOP) this.#stopSweeper();
+      return;
+    }
+    this.#idleSweeps = 0;
+    const now = Date.now();
+    for (const [id, entry] of this.#pending) {
+      if (entry.timer === undefined && entry.deadline <= now) this.#expire(id);
+    }
+  }
+
+  #stopSweeper(): void {
+    if (this.#sweeper !== undefined) clearInterval(this.#sweeper);
+    this.#sweeper = undefined;
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * @module connection/tapped-transport
+ * A `Transport` that wraps another and lets {@link ServerConnection} see messages before the SDK does:
+ * responses to its own direct requests (the lean `tools/call` path) are taken out, and in debug mode
+ * every message in and out is traced. The SDK's Protocol talks to this wrapper exactly as it would to
+ * the inner transport.
+ */
+
+import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
+
+/** Hooks of a {@link TappedTransport}. */
+export interface TransportTap {
+  /** Sees every inbound message first; returns true when it consumed it. */
+  intercept?: (message: JSONRPCMessage) => boolean;
+  /** Called with every message in both directions (debug tracing). */
+  trace?: (direction: 'in' | 'out', message: JSONRPCMessage) => void;
+  /** Called when the inner transport closes, before the SDK hears of it. */
+  closed?: (transport: TappedTransport) => void;
+}
+
+/** Wraps a transport; forwards everything the SDK relies on (session id, protocol version header). */
+export class TappedTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
+  readonly inner: Transport;
+  readonly #tap: TransportTap;
+
+  constructor(inner: Transport, tap: TransportTap) {
+    this.inner = inner;
+    this.#tap = tap;
+  }
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  get hasPerRequestStream(): boolean | undefined {
+    return this.inner.hasPerRequestStream;
+  }
+
+  setProtocolVersion(version: string): void {
+    this.inner.setProtocolVersion?.(version);
+  }
+
+  setSupportedProtocolVersions(versions: string[]): void {
+    this.inner.setSupportedProtocolVersions?.(versions);
+  }
+
+  start(): Promise<void> {
+    const { intercept, trace, closed } = this.#tap;
+    this.inner.onmessage = (message, extra) => {
+      if (trace !== undefined) trace('in', message);
+      if (intercept !== undefined && intercept(message)) return;
+      this.onmessage?.(message, extra);
+    };
+    this.inner.onerror = (error) => this.onerror?.(error);
+    this.inner.onclose = () => {
+      try {
+        closed?.(this);
+      } finally {
+        this.onclose?.();
+      }
+    };
+    return this.inner.start();
+  }
+
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    this.#tap.trace?.('out', message);
+    return this.inner.send(message, options);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
+
+/** A tapped stdio transport keeps `stderr` and `pid` visible: that is how the SDK recognises stdio. */
+export class TappedStdioTransport extends TappedTransport {
+  readonly #stdio: Transport & { stderr: unknown; pid: number | undefined };
+
+  constructor(inner: Transport & { stderr: unknown; pid: number | undefined }, tap: TransportTap) {
+    super(inner, tap);
+    this.#stdio = inner;
+  }
+
+  get stderr(): unknown {
+    return this.#stdio.stderr;
+  }
+
+  get pid(): number | undefined {
+    return this.#stdio.pid;
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * @module mcp-switchboard
+ * The library's public API. Any export added here becomes public: named exports only, no wildcards
+ * (an export-list test makes each addition visible in review).
+ */
+
+export { ErrorCode, SwitchboardError, ConfigError, isSwitchboardError, formatConfigIssue } from './errors.js';
+export type { ConfigIssue, SwitchboardErrorOptions } from './errors.js';
+export { noopLogger } from './logger.js';
+export type { Logger, LogFields } from './logger.js';
+export { loadConfig } from './config/load-config.js';
+export type { LoadConfigOptions, LoadedConfig } from './config/load-config.js';
+export { normalizeConfig } from './config/normalize-config.js';
+export type { NormalizeConfigOptions, NormalizedConfig } from './config/normalize-config.js';
+export { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_STARTUP_TIMEOUT_MS } from './config/server-spec.js';
+export type { HttpServerSpec, NamingStrategy, ProtocolMode, ServerSpec, StdioServerSpec, SwitchboardConfig } from './config/server-spec.js';
+export { ServerConnection } from './connection/server-connection.js';
+export type { CallOptions, ServerConnectionEvents, ServerConnectionOptions, ServerRequestHandler } from './connection/server-connection.js';
+export { SERVER_STATES } from './connection/server-state.js';
+export type { ServerState } from './connection/server-state.js';
+export type { ProgressUpdate } from './connection/lean-requester.js';
+export type {
+  GetPromptResult,
+  JsonSchema,
+  PromptDefinition,
+  ReadResourceResult,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+  ServerInfo,
+  ToolAnnotations,
+  ToolDefinition,
+} from './connection/mcp-types.js';
+export { MultiServerClient } from './client/multi-server-client.js';
+export type {
+  CatalogPrompt,
+  CatalogResource,
+  CatalogResourceTemplate,
+  CatalogTool,
+  ConfigInput,
+  MultiServerClientEvents,
+  MultiServerClientOptions,
+  ServerStatus,
+  ToolsChangedReason,
+} from './client/multi-server-client.js';
+export { isProviderSafeName } from './client/name-catalog.js';
+export type { NameCollision, NameRename, NameReport, RenameReason } from './client/name-catalog.js';
+export type { CatalogDiff } from './client/routed-catalog.js';
+export type { ContentItem, MediaContentItem, ResourceContentItem, ResourceContents, ResourceLinkContentItem, TextContentItem, ToolResult } from './result/tool-result.js';
+export { normalizeToolResult } from './result/normalize-tool-result.js';
+export { VERSION } from './version.js';
