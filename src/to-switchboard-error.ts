@@ -4,7 +4,7 @@
  * only place allowed to look at an error's message.
  */
 
-import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, UnauthorizedError } from '@modelcontextprotocol/client';
+import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, SseError, UnauthorizedError } from '@modelcontextprotocol/client';
 import { ErrorCode, SwitchboardError, isSwitchboardError } from './errors.js';
 
 /** Context for {@link toSwitchboardError}. */
@@ -40,6 +40,14 @@ export function toSwitchboardError(error: unknown, context: ErrorContext = {}): 
     });
   }
   if (error instanceof SdkHttpError) return httpError(error.status, error.statusText, make);
+  if (error instanceof SseError && typeof error.code === 'number' && error.code >= 400) return httpError(error.code, undefined, make);
+  const network = networkErrorCode(error);
+  if (network !== undefined) {
+    return make(ErrorCode.ServerDisconnected, `cannot reach the server (${network})`, {
+      hint: network === 'ECONNREFUSED' ? 'nothing is listening at that address; is the server running?' : 'check the URL and the network',
+      details: { networkCode: network },
+    });
+  }
   if (error instanceof SdkError) {
     const status = httpStatusOf(error.data);
     if (status !== undefined) return httpError(status, undefined, make);
@@ -79,13 +87,6 @@ export function toSwitchboardError(error: unknown, context: ErrorContext = {}): 
         details: { serverVersion: version },
       });
     }
-    const networkCode = networkErrorCode(error);
-    if (networkCode !== undefined) {
-      return make(ErrorCode.ServerDisconnected, `cannot reach the server (${networkCode})`, {
-        hint: networkCode === 'ECONNREFUSED' ? 'nothing is listening at that address; is the server running?' : 'check the URL and the network',
-        details: { networkCode },
-      });
-    }
     return make(ErrorCode.Internal, error.message);
   }
   return make(ErrorCode.Internal, String(error));
@@ -123,10 +124,15 @@ function httpStatusOf(data: unknown): number | undefined {
   return undefined;
 }
 
-function networkErrorCode(error: Error): string | undefined {
-  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 4; current = current.cause, depth++) {
-    const code = (current as NodeJS.ErrnoException).code;
+/** A Node network error code (ECONNREFUSED, ENOTFOUND, …) anywhere in the cause chain (SDK errors keep it in `data.cause`). */
+function networkErrorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && typeof current === 'object' && current !== null; depth++) {
+    const code = (current as { code?: unknown }).code;
     if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code;
+    const data = (current as { data?: unknown }).data;
+    const next = (current as { cause?: unknown }).cause ?? (typeof data === 'object' && data !== null ? (data as { cause?: unknown }).cause : undefined);
+    current = next;
   }
   return undefined;
 }

@@ -24,7 +24,7 @@ const KNOWN_LAUNCHERS = new Set([
   'node', 'nodejs', 'python', 'python3', 'uv', 'uvx', 'pipx', 'npx', 'pnpm', 'bunx', 'bun', 'deno', 'docker',
   'podman', 'java', 'go', 'cargo', 'ruby', 'php', 'dotnet', 'sh', 'bash',
 ]);
-const NPM_SPEC = /^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*(?:@[^\s/]+)?$/i;
+const NPM_SPEC = /^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*(?:@[^\s/]+)?$/;
 
 /** Resolves `path` (relative file paths against `baseDir`). */
 export function detectTransport(path: string, baseDir: string): DetectedTransport | { error: string; hint?: string } {

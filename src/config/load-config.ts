@@ -75,24 +75,27 @@ export async function parseConfigText(text: string, source: string): Promise<unk
   const { parseDocument } = await import('yaml');
   const document = parseDocument(text, { prettyErrors: false });
   if (document.errors.length > 0) {
+    // The position is computed here rather than with prettyErrors, whose message quotes the source
+    // line (which may hold a secret).
     const issues: ConfigIssue[] = document.errors.map((error) => {
-      const position = error.linePos?.[0];
-      const where = position === undefined ? '' : `line ${position.line}, column ${position.col}: `;
-      return { path: '', message: `invalid YAML, ${where}${error.message.split('\n')[0] ?? ''}` };
+      const { line, column } = lineAndColumn(text, error.pos[0]);
+      return { path: '', message: `invalid YAML, line ${line}, column ${column}: ${error.message.split('\n')[0] ?? ''}` };
     });
     throw new ConfigError(issues, [], source);
   }
   return document.toJS() as unknown;
 }
 
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  return { line: before.split('\n').length, column: offset - before.lastIndexOf('\n') };
+}
+
 function jsonSyntaxIssue(text: string, error: unknown): ConfigIssue {
   const message = error instanceof Error ? error.message : String(error);
   const position = /position (\d+)/.exec(message);
   if (position?.[1] !== undefined) {
-    const offset = Number(position[1]);
-    const before = text.slice(0, offset);
-    const line = before.split('\n').length;
-    const column = offset - before.lastIndexOf('\n');
+    const { line, column } = lineAndColumn(text, Number(position[1]));
     return { path: '', message: `invalid JSON at line ${line}, column ${column}`, hint: 'check for a missing comma or quote' };
   }
   // V8 quotes the offending text in this message, which may hold a secret: keep only the kind of mistake.

@@ -130,6 +130,8 @@ export function normalizeServerEntry(name: string, rawEntry: unknown, context: E
     }
   }
   const expanded = expandTree(rawEntry, path, context);
+  // An unset variable makes the rest meaningless (an empty URL is "invalid"); report only the cause.
+  if (errors.length > errorCountBefore) return undefined;
   const parsed = serverEntrySchema.safeParse(expanded);
   if (!parsed.success) {
     errors.push(...zodIssues(parsed.error, path));
@@ -325,6 +327,9 @@ export function zodIssues(error: z.ZodError, basePath: string): ConfigIssue[] {
     let message = issue.message.replace(/^Invalid input: /, '');
     if (issue.code === 'invalid_value' && 'values' in issue) {
       message = `must be one of ${issue.values.map((item) => JSON.stringify(item)).join(', ')}`;
+    } else if (issue.code === 'invalid_union' && 'errors' in issue) {
+      const expected = [...new Set(issue.errors.flat().map((inner) => ('expected' in inner ? String(inner.expected) : undefined)).filter((item) => item !== undefined))];
+      if (expected.length > 0) message = `expected ${expected.join(' | ')}`;
     }
     return { path, message };
   });

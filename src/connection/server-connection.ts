@@ -218,7 +218,9 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
       this.#logger.debug('connected', { protocolVersion: this.protocolVersion, transport: this.#transportKind, serverInfo: this.serverInfo });
     } catch (error) {
       // A server that dies at start closes stdout a moment before its exit status is known.
-      if (this.#stdio !== undefined && !(abort.signal.reason instanceof DeadlineExceeded)) await this.#stdio.waitForExit(EXIT_STATUS_WAIT_MS);
+      if (this.#stdio !== undefined && !(abort.signal.reason instanceof DeadlineExceeded) && isConnectionLoss(error)) {
+        await this.#stdio.waitForExit(EXIT_STATUS_WAIT_MS);
+      }
       const mapped = this.#startError(error, abort.signal);
       // Not awaited: a hung server may take seconds to end, and the caller should hear of the failure
       // now. close() waits for it.
@@ -342,15 +344,22 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
   }
 
   #onTransportClosed(): void {
-    const error = this.#disconnectError();
-    this.#lean?.close(error);
+    // Calls in flight reject now, not at their deadline.
+    this.#lean?.close(this.#disconnectError());
     if (this.#state !== 'ready' && this.#state !== 'degraded') return;
+    this.#setState('failed', this.#disconnectError());
+    void this.#reportDisconnect();
+  }
+
+  async #reportDisconnect(): Promise<void> {
+    // stdout closes a moment before the exit status is known; wait briefly to report it.
+    await this.#stdio?.waitForExit(EXIT_STATUS_WAIT_MS);
+    const error = this.#disconnectError();
     this.#lastError = error;
     this.#logger.warn('server disconnected', { reason: error.message });
-    this.#setState('failed', error);
     this.emit('disconnected', { server: this.spec.name, error });
     // A crashed child may leave grandchildren behind; end the group.
-    void this.#teardown();
+    await this.#teardown();
   }
 
   /** Tools, following pagination. Servers without the tools capability have none. */
@@ -580,7 +589,7 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
         details: { ...details, reason: 'timeout', timeoutMs: this.spec.startupTimeoutMs },
       });
     }
-    if (exit !== undefined) {
+    if (exit !== undefined && isConnectionLoss(error)) {
       const how = exit.signal !== null ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
       return new SwitchboardError(ErrorCode.ServerStartFailed, `server "${name}" ${how} during start-up${stderr === '' ? '' : `; stderr:\n${indent(stderr)}`}`, {
         server: name,
@@ -629,6 +638,12 @@ class DeadlineExceeded extends Error {
     super('start-up deadline exceeded');
     this.name = 'DeadlineExceeded';
   }
+}
+
+/** True for errors that mean the transport went away (as opposed to an answer we did not like). */
+function isConnectionLoss(error: unknown): boolean {
+  const mapped = toSwitchboardError(error);
+  return mapped.code === ErrorCode.ServerDisconnected || mapped.code === ErrorCode.Internal;
 }
 
 function rpcError(error: RpcErrorPayload, server: string, method: string): SwitchboardError {
