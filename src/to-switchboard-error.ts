@@ -63,8 +63,14 @@ export function toSwitchboardError(error: unknown, context: ErrorContext = {}): 
       case SdkErrorCode.CapabilityNotSupported:
       case SdkErrorCode.MethodNotSupportedByProtocolVersion:
         return make(ErrorCode.CapabilityNotSupported, error.message);
-      case SdkErrorCode.EraNegotiationFailed:
+      case SdkErrorCode.EraNegotiationFailed: {
+        // The probe failing on the network is a connection problem, not a version one.
+        const cause = typeof error.data === 'object' && error.data !== null ? (error.data as { cause?: unknown }).cause : undefined;
+        if (cause !== undefined) {
+          return make(ErrorCode.ServerDisconnected, `cannot reach the server (${innermostMessage(cause)})`, { hint: 'check the URL and that the server is running' });
+        }
         return make(ErrorCode.ProtocolVersionUnsupported, error.message);
+      }
       case SdkErrorCode.ClientHttpAuthentication:
         return httpError(401, undefined, make);
       case SdkErrorCode.ClientHttpForbidden:
@@ -117,6 +123,12 @@ function httpError(
     });
   }
   return make(ErrorCode.ServerHttpError, `HTTP ${status}${text}`, { details: { status } });
+}
+
+function innermostMessage(error: unknown): string {
+  let current = error;
+  for (let depth = 0; depth < 6 && current instanceof Error && current.cause instanceof Error; depth++) current = current.cause;
+  return current instanceof Error ? current.message : String(current);
 }
 
 function httpStatusOf(data: unknown): number | undefined {

@@ -171,6 +171,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
   #resourceCollisions: Array<{ uri: string; servers: string[] }> = [];
   #closing: Promise<void> | undefined;
   #nextCallId = 0;
+  #started = false;
   readonly #closingConnections = new Set<Promise<void>>();
 
   private constructor(config: SwitchboardConfig, warnings: readonly ConfigIssue[], options: MultiServerClientOptions) {
@@ -234,6 +235,9 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     const entries = [...this.#entries.values()].filter((entry) => entry.spec.enabled);
     await Promise.all(entries.map((entry) => this.#start(entry, false)));
     this.#rebuild('reload', undefined, false);
+    // Retries start once connect() has its answer, so its result always reflects the first attempt.
+    this.#started = true;
+    for (const entry of entries) if (entry.state === 'failed') this.#scheduleRetry(entry);
   }
 
   /** Connects one server and lists what it offers; on failure records the error and schedules a retry. */
@@ -349,7 +353,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
   }
 
   #scheduleRetry(entry: ServerEntry): void {
-    if (this.#options.retryFailedServers === false || this.#closing !== undefined || entry.retryTimer !== undefined) return;
+    if (!this.#started || this.#options.retryFailedServers === false || this.#closing !== undefined || entry.retryTimer !== undefined) return;
     const base = this.#options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
     const max = this.#options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
     const delay = Math.min(max, base * 2 ** entry.retryAttempt) * (0.8 + Math.random() * 0.4);

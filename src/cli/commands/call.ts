@@ -97,12 +97,17 @@ function formatItem(item: ContentItem): string {
       return item.text;
     case 'image':
     case 'audio':
-      return style.dim(`[${item.type} ${item.mimeType}, ${formatBytes(Math.floor((item.data.length * 3) / 4))}]`, true);
+      return style.dim(`[${item.type} ${item.mimeType}, ${formatBytes(base64Bytes(item.data))}]`, true);
     case 'resource':
       return `${style.dim(`[resource ${item.resource.uri}]`, true)}${typeof item.resource.text === 'string' ? `\n${item.resource.text}` : ''}`;
     case 'resource_link':
       return style.dim(`[link ${item.uri}${item.name === undefined ? '' : ` (${item.name})`}]`, true);
   }
+}
+
+function base64Bytes(data: string): number {
+  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
+  return Math.floor((data.length * 3) / 4) - padding;
 }
 
 function formatBytes(bytes: number): string {

@@ -1,0 +1,46 @@
+/**
+ * Runs the built `switchboard` bin as a user would, with a bounded wait.
+ */
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { ROOT } from './fixtures.js';
+
+export const SWITCHBOARD_BIN = resolve(ROOT, 'bin/switchboard.js');
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** Milliseconds until stdout ended (the result was printed). */
+  outputMs: number;
+  /** Milliseconds until the process exited. */
+  ms: number;
+}
+
+export async function runCli(args: string[], options: { cwd?: string; env?: Record<string, string | undefined>; timeoutMs?: number; stdin?: string } = {}): Promise<CliRun> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [SWITCHBOARD_BIN, ...args], {
+    cwd: options.cwd ?? ROOT,
+    env: { ...process.env, NO_COLOR: '1', MCP_LOG_LEVEL: undefined, SWITCHBOARD_CONFIG: undefined, ...options.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  let outputMs = 0;
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stdout.on('end', () => (outputMs = performance.now() - started));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  if (options.stdin !== undefined) child.stdin.end(options.stdin);
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const code = await new Promise<number | null>((resolveExit, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`switchboard ${args.join(' ')} did not exit within ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, timeoutMs);
+    child.once('exit', (exitCode) => {
+      clearTimeout(timer);
+      resolveExit(exitCode);
+    });
+  });
+  return { code, stdout, stderr, outputMs, ms: performance.now() - started };
+}
