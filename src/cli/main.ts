@@ -80,6 +80,33 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       );
     });
 
+  cli
+    .command('stats', 'Calls, errors, latency percentiles, cache and restarts per server and tool')
+    .option('--json', 'Print JSON')
+    .option('--call <tool>', 'Measure this tool directly (instead of asking a running gateway)')
+    .option('--args <json>', 'Arguments of --call, as a JSON object')
+    .option('--repeat <n>', 'Calls to make with --call (default 20)')
+    .option('--concurrency <n>', 'Calls at once with --call (default 1)')
+    .option('--server <name>', 'Only start this server with --call (repeatable)')
+    .option('--url <url>', 'The gateway (default $SWITCHBOARD_URL or http://127.0.0.1:7410)')
+    .option('--token <token>', 'The gateway token (default $SWITCHBOARD_TOKEN or .switchboard/token)')
+    .action((flags: GlobalFlags & { call?: unknown; args?: unknown; repeat?: unknown; concurrency?: unknown; url?: unknown; token?: unknown }) => {
+      pending = import('./commands/stats.js').then(({ stats }) =>
+        stats({
+          ...configFlag(flags),
+          server: servers(flags),
+          json: flags.json === true,
+          ...(flags.call === undefined ? {} : { call: String(flags.call) }),
+          ...(flags.args === undefined ? {} : { args: typeof flags.args === 'string' ? flags.args : JSON.stringify(flags.args) }),
+          ...(flags.repeat === undefined ? {} : { repeat: Number(flags.repeat) }),
+          ...(flags.concurrency === undefined ? {} : { concurrency: Number(flags.concurrency) }),
+          ...(flags.url === undefined ? {} : { url: String(flags.url) }),
+          ...(flags.token === undefined ? {} : { token: String(flags.token) }),
+          logger: setup(flags),
+        }),
+      );
+    });
+
   cli.help();
   cli.version(VERSION);
 

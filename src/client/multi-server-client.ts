@@ -6,7 +6,9 @@
  * out keeps working across restarts, reconnects and list changes.
  */
 
-import type { ServerSpec, SwitchboardConfig } from '../config/server-spec.js';
+import type { Registry } from 'prom-client';
+import type { CachePolicy, RetryPolicy, ServerSpec, SwitchboardConfig } from '../config/server-spec.js';
+import { DEFAULT_RETRY_POLICY } from '../config/server-spec.js';
 import { normalizeConfig } from '../config/normalize-config.js';
 import type { ConfigIssue } from '../errors.js';
 import { ErrorCode, SwitchboardError, isSwitchboardError } from '../errors.js';
@@ -23,12 +25,19 @@ import type {
   ToolAnnotations,
   ToolDefinition,
 } from '../connection/mcp-types.js';
+import type { ProgressUpdate } from '../connection/lean-requester.js';
 import { ServerConnection, type CallOptions, type ServerConnectionOptions } from '../connection/server-connection.js';
+import { attachPrometheus, type PrometheusOptions } from '../metrics/prometheus.js';
+import { StatsCollector, type ClientStats } from '../metrics/stats-collector.js';
+import { endToolSpan, startToolSpan } from '../metrics/tracing.js';
+import { backoffDelay } from '../util/backoff.js';
 import type { ServerState } from '../connection/server-state.js';
 import type { ToolResult } from '../result/tool-result.js';
 import { TypedEmitter } from '../util/typed-emitter.js';
 import { ArgumentValidator, formatArgumentProblems } from './argument-validator.js';
 import { describeCallFailure } from './call-failure.js';
+import { globMatcher } from './glob.js';
+import { ResultCache } from './result-cache.js';
 import type { NameReport } from './name-catalog.js';
 import { RoutedCatalog, type CatalogDiff } from './routed-catalog.js';
 
@@ -89,6 +98,8 @@ export interface ServerStatus {
   protocolVersion?: string;
   serverInfo?: ServerInfo;
   toolCount: number;
+  /** Successful restarts or reconnects. */
+  restarts: number;
   /** Since when the server has been ready (ms since epoch). */
   readyAt?: number;
   pid?: number;
@@ -126,6 +137,10 @@ export interface MultiServerClientOptions extends Omit<ServerConnectionOptions, 
   maxRetryDelayMs?: number;
   /** Options for one server's connection (e.g. a per-user fetch), merged over the shared ones. */
   connectionOptions?: (spec: ServerSpec) => ServerConnectionOptions;
+  /** Bound on the bytes of cached results, all servers together. @default DEFAULT_CACHE_MAX_BYTES */
+  cacheMaxBytes?: number;
+  /** The clock of cache expiry and stats timelines (ms since epoch). @default Date.now */
+  now?: () => number;
 }
 
 /** A config object (the shape of a config file) or an already normalized config. */
@@ -144,6 +159,8 @@ interface ServerEntry {
   retryTimer: NodeJS.Timeout | undefined;
   retryAttempt: number;
   listTimers: Map<string, NodeJS.Timeout>;
+  /** Tools named by the cache policy's `tools` globs. */
+  cacheMatcher: ((name: string) => boolean) | undefined;
 }
 
 /**
@@ -172,7 +189,11 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
   #closing: Promise<void> | undefined;
   #nextCallId = 0;
   #started = false;
-  readonly #closingConnections = new Set<Promise<void>>();
+  readonly #cache: ResultCache;
+  /** Exposed names of tools whose server is down, to explain failed calls. */
+  readonly #unavailable = new Map<string, string>();
+  readonly #stats: StatsCollector;
+  #prometheus: Promise<{ registry: Registry; detach: () => void }> | undefined;
 
   private constructor(config: SwitchboardConfig, warnings: readonly ConfigIssue[], options: MultiServerClientOptions) {
     super();
@@ -181,11 +202,13 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     this.#options = options;
     this.#logger = options.logger ?? noopLogger;
     this.#validator = new ArgumentValidator(this.#logger);
+    this.#cache = new ResultCache({ ...(options.cacheMaxBytes === undefined ? {} : { maxBytes: options.cacheMaxBytes }), ...(options.now === undefined ? {} : { now: options.now }) });
+    this.#stats = new StatsCollector(options.now);
     this.#tools = RoutedCatalog.empty(config.naming);
     this.#prompts = RoutedCatalog.empty(config.naming);
     this.onListenerError = (error, event) => this.#logger.error('event listener threw', { event, error: String(error) });
     for (const spec of config.servers) {
-      this.#entries.set(spec.name, {
+      const entry: ServerEntry = {
         spec,
         connection: undefined,
         starting: undefined,
@@ -198,7 +221,14 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
         retryTimer: undefined,
         retryAttempt: 0,
         listTimers: new Map(),
-      });
+        cacheMatcher: spec.cache?.tools === undefined || spec.cache.tools.length === 0 ? undefined : globMatcher(spec.cache.tools),
+      };
+      this.#entries.set(spec.name, entry);
+      if (spec.enabled) {
+        // One connection per server for the client's life: it restarts and reconnects itself.
+        entry.connection = new ServerConnection(spec, { ...this.#options, logger: this.#logger, ...this.#options.connectionOptions?.(spec) });
+        this.#wire(entry, entry.connection);
+      }
     }
   }
 
@@ -248,13 +278,8 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
 
   async #startOnce(entry: ServerEntry, announce: boolean): Promise<void> {
     const spec = entry.spec;
-    const connection = new ServerConnection(spec, {
-      ...this.#options,
-      logger: this.#logger,
-      ...this.#options.connectionOptions?.(spec),
-    });
-    entry.connection = connection;
-    this.#wire(entry, connection);
+    const connection = entry.connection;
+    if (connection === undefined) return;
     const started = Date.now();
     try {
       await connection.connect();
@@ -268,9 +293,6 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
       if (this.#closing !== undefined) return;
       const failure = isSwitchboardError(error) ? error : new SwitchboardError(ErrorCode.ServerStartFailed, String(error), { server: spec.name, cause: error });
       entry.lastError = failure;
-      entry.connection = undefined;
-      // Ending a failed server can take a while (a hung one is killed in steps); close() waits for it.
-      this.#trackClosing(connection);
       this.#setEntryState(entry, 'failed', failure);
       this.#logger.warn('server failed to start', { server: spec.name, code: failure.code, error: failure.message });
       this.#scheduleRetry(entry);
@@ -302,20 +324,41 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     connection.on('log', ({ level, logger, data }) => this.emit('server-log', { server, level, ...(logger === undefined ? {} : { logger }), data, source: 'mcp' }));
     connection.on('stderr', ({ line }) => this.emit('server-log', { server, level: 'info', data: line, source: 'stderr' }));
     connection.on('state-change', ({ to, error }) => {
-      // The entry's own state covers listing too; only connection losses after start matter here.
-      if (connection !== entry.connection || entry.state !== 'ready') return;
-      if (to === 'degraded' || to === 'reconnecting') this.#setEntryState(entry, to, error);
-      else if (to === 'ready') this.#setEntryState(entry, 'ready');
+      // During a start the entry's state covers listing too; #startOnce sets it.
+      if (entry.starting !== undefined || this.#closing !== undefined) return;
+      if (to === 'degraded' || to === 'reconnecting') {
+        if (error !== undefined) entry.lastError = error;
+        this.#setEntryState(entry, to, error);
+      } else if (to === 'ready' && entry.state === 'degraded') {
+        this.#setEntryState(entry, 'ready');
+      } else if (to === 'failed' && entry.state !== 'failed') {
+        entry.lastError = error ?? entry.lastError;
+        this.#setEntryState(entry, 'failed', error);
+        this.#cache.invalidate(server);
+        this.#rebuild('server-down', server);
+        // Without a restart policy nothing probes the server: the client retries it.
+        if (entry.spec.restart === false) this.#scheduleRetry(entry);
+      }
     });
-    connection.on('disconnected', ({ error }) => {
-      if (connection !== entry.connection || this.#closing !== undefined) return;
-      entry.lastError = error;
-      entry.connection = undefined;
-      this.#setEntryState(entry, 'failed', error);
-      this.#rebuild('server-down', server);
-      this.#trackClosing(connection);
-      this.#scheduleRetry(entry);
+    connection.on('reconnected', () => {
+      if (this.#closing !== undefined || entry.starting !== undefined) return;
+      this.#stats.restarted(server);
+      void this.#afterReconnect(entry, connection);
     });
+  }
+
+  /** A server came back: its tool list may differ, and cached results may be stale. */
+  async #afterReconnect(entry: ServerEntry, connection: ServerConnection): Promise<void> {
+    this.#cache.invalidate(entry.spec.name);
+    try {
+      await this.#listAll(entry, connection, entry.spec.startupTimeoutMs);
+    } catch (error) {
+      this.#logger.warn('re-listing after reconnect failed; keeping the previous lists', { server: entry.spec.name, error: String(error) });
+    }
+    if (this.#closing !== undefined) return;
+    entry.lastError = undefined;
+    this.#setEntryState(entry, 'ready');
+    this.#rebuild('server-up', entry.spec.name);
   }
 
   #onListChanged(entry: ServerEntry, connection: ServerConnection, kind: 'tools' | 'prompts' | 'resources'): void {
@@ -343,13 +386,8 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
       return;
     }
     if (connection !== entry.connection || this.#closing !== undefined) return;
+    this.#cache.invalidate(entry.spec.name);
     this.#rebuild('list-changed', entry.spec.name, true, kind);
-  }
-
-  /** Closes a connection without waiting; `close()` waits for every one of these. */
-  #trackClosing(connection: ServerConnection): void {
-    const closing: Promise<void> = connection.close().finally(() => this.#closingConnections.delete(closing));
-    this.#closingConnections.add(closing);
   }
 
   #scheduleRetry(entry: ServerEntry): void {
@@ -393,6 +431,12 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     if (kind === 'all' || kind === 'tools') {
       const previous = this.#tools;
       this.#tools = RoutedCatalog.build(ready.map((entry) => sourceOf(entry, entry.tools)), this.config.naming, toCatalogTool, previous, 'tool');
+      // Remember names whose server went down, so calling one says so instead of "no such tool".
+      for (const tool of previous.entries) {
+        const state = this.#entries.get(tool.server)?.state;
+        if (this.#tools.route(tool.name) === undefined && state !== 'ready' && state !== 'degraded' && state !== 'reconnecting') this.#unavailable.set(tool.name, tool.server);
+      }
+      for (const tool of this.#tools.entries) this.#unavailable.delete(tool.name);
       if (announce) this.emit('tools-changed', { ...this.#tools.diffFrom(previous), version: this.#tools.version, reason, ...(server === undefined ? {} : { server }) });
     }
     if (kind === 'all' || kind === 'prompts') {
@@ -488,40 +532,122 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
       }
     }
     const entry = this.#entries.get(tool.server);
-    const connection = entry?.connection;
+    const server = tool.server;
     const callId = ++this.#nextCallId;
-    const event = { callId, name: tool.name, server: tool.server, originalName: tool.originalName };
     const started = performance.now();
-    this.emit('tool-call-start', event);
+    this.#stats.callStarted(server, tool.originalName);
+    const span = startToolSpan(tool.name, server, tool.originalName);
+    if (this.listenerCount('tool-call-start') > 0) this.emit('tool-call-start', { callId, name: tool.name, server, originalName: tool.originalName });
+    const finish = (outcome: { ok: boolean; isError: boolean; errorCode?: string; cached?: boolean }): void => {
+      const durationMs = performance.now() - started;
+      this.#stats.callEnded({ server, tool: tool.originalName, durationMs, ...outcome });
+      endToolSpan(span, outcome);
+      if (this.listenerCount('tool-call-end') > 0) this.emit('tool-call-end', { callId, name: tool.name, server, originalName: tool.originalName, durationMs, ...outcome });
+    };
     try {
-      if (connection === undefined) {
-        throw entry?.lastError ?? new SwitchboardError(ErrorCode.ServerDisconnected, `server "${tool.server}" is not connected`, { server: tool.server });
+      if (entry?.connection === undefined) throw new SwitchboardError(ErrorCode.ServerNotFound, `server "${server}" is not configured`, { server });
+      const cachePolicy = this.#cachePolicyFor(entry, tool);
+      const key = cachePolicy === undefined ? undefined : ResultCache.key(tool.originalName, args);
+      if (cachePolicy !== undefined && key !== undefined) {
+        const cached = this.#cache.get(server, key);
+        this.#stats.cacheLookup(server, tool.originalName, cached !== undefined);
+        if (cached !== undefined) {
+          finish({ ok: true, isError: false, cached: true });
+          return cached;
+        }
       }
-      const onProgress = options.onProgress;
-      const result = await connection.callTool(tool.originalName, args, {
-        ...options,
-        onProgress: (progress) => {
-          this.emit('tool-progress', { callId, name: tool.name, server: tool.server, ...progress });
-          onProgress?.(progress);
-        },
-      });
-      this.emit('tool-call-end', { ...event, durationMs: performance.now() - started, ok: !result.isError, isError: result.isError });
+      // A tool that may write makes this server's cached results stale, before and after it runs.
+      const writes = cachePolicy === undefined && mayWrite(tool);
+      if (writes) this.#cache.invalidate(server);
+      const generation = this.#cache.generation(server);
+      let result: ToolResult;
+      try {
+        result = await this.#callWithRetries(entry, entry.connection, tool, args, options, callId);
+      } finally {
+        if (writes) this.#cache.invalidate(server);
+      }
+      if (cachePolicy !== undefined && key !== undefined) this.#cache.set(server, key, result, cachePolicy, generation);
+      finish({ ok: !result.isError, isError: result.isError });
       return result;
     } catch (error) {
       const failure = describeCallFailure(error, tool);
-      this.emit('tool-call-end', { ...event, durationMs: performance.now() - started, ok: false, isError: false, errorCode: failure.code });
+      finish({ ok: false, isError: false, errorCode: failure.code });
       throw failure;
     }
   }
 
-  #unknownTool(name: string): SwitchboardError {
-    for (const entry of this.#entries.values()) {
-      if (entry.state !== 'ready' && entry.tools.some((tool) => tool.name === name)) {
-        return new SwitchboardError(ErrorCode.ServerDisconnected, `Tool "${name}" belongs to server "${entry.spec.name}", which is ${entry.state}. Retrying may help once it is back.`, {
-          server: entry.spec.name,
-          details: { tool: name, retryable: true },
-        });
+  /**
+   * Calls, retrying only when it is safe: the request provably never reached the server, or the tool
+   * says it is read-only or idempotent. A tool that may write is never sent twice.
+   */
+  async #callWithRetries(entry: ServerEntry, connection: ServerConnection, tool: CatalogTool, args: Record<string, unknown>, options: CallOptions, callId: number): Promise<ToolResult> {
+    const policy = entry.spec.retry === false ? undefined : (entry.spec.retry ?? DEFAULT_RETRY_POLICY);
+    const deadline = Date.now() + (options.timeoutMs ?? entry.spec.callTimeoutMs);
+    const onProgress = options.onProgress;
+    const withProgress = onProgress !== undefined || this.listenerCount('tool-progress') > 0;
+    const callOptions: CallOptions = {
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(withProgress
+        ? {
+            onProgress: (progress: ProgressUpdate) => {
+              this.emit('tool-progress', { callId, name: tool.name, server: tool.server, ...progress });
+              onProgress?.(progress);
+            },
+          }
+        : {}),
+    };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await connection.callTool(tool.originalName, args, { ...callOptions, timeoutMs: Math.max(1, deadline - Date.now()) });
+      } catch (error) {
+        const remaining = deadline - Date.now();
+        if (policy === undefined || attempt >= policy.attempts || remaining <= 0 || options.signal?.aborted === true || !isSafeToRetry(error, tool, policy)) throw error;
+        const delay = Math.min(remaining, backoffDelay(attempt - 1, { initialMs: policy.backoffMs, maxMs: policy.maxBackoffMs }));
+        this.#stats.retried(tool.server, tool.originalName);
+        this.#logger.info('retrying a call that is safe to repeat', { server: tool.server, tool: tool.originalName, attempt: attempt + 1, error: isSwitchboardError(error) ? error.code : String(error) });
+        await abortableDelay(delay, options.signal);
       }
+    }
+  }
+
+  #cachePolicyFor(entry: ServerEntry, tool: CatalogTool): CachePolicy | undefined {
+    const policy = entry.spec.cache;
+    if (policy === undefined) return undefined;
+    if (policy.tools === undefined) return policy;
+    if (entry.cacheMatcher?.(tool.originalName) === true) return policy;
+    if (policy.readOnly && tool.annotations?.readOnlyHint === true) return policy;
+    return undefined;
+  }
+
+  /** Per-server and per-tool counters, latency percentiles and timelines. */
+  stats(): ClientStats {
+    return this.#stats.snapshot(new Map([...this.#entries].filter(([, entry]) => entry.spec.enabled).map(([name, entry]) => [name, entry.state])));
+  }
+
+  /**
+   * Prometheus metrics of this client in a `prom-client` registry (created on first call; pass the
+   * gateway's registry and labels to share one). Calls are counted from then on; totals before are
+   * seeded.
+   */
+  prometheusRegistry(options: PrometheusOptions = {}): Promise<Registry> {
+    this.#prometheus ??= attachPrometheus(this.#stats, () => this.stats(), options);
+    return this.#prometheus.then(({ registry }) => registry);
+  }
+
+  /** The Prometheus text exposition of this client's metrics. */
+  async toPrometheus(): Promise<string> {
+    return (await this.prometheusRegistry()).metrics();
+  }
+
+  #unknownTool(name: string): SwitchboardError {
+    const downServer = this.#unavailable.get(name);
+    const down = downServer === undefined ? undefined : this.#entries.get(downServer);
+    if (down !== undefined && down.state !== 'ready') {
+      const reason = down.lastError === undefined ? '' : ` (${down.lastError.message})`;
+      return new SwitchboardError(ErrorCode.ServerDisconnected, `Tool "${name}" belongs to server "${down.spec.name}", which is ${down.state}${reason}. Retrying may help once it is back.`, {
+        server: down.spec.name,
+        details: { tool: name, retryable: true },
+      });
     }
     const names = this.#tools.entries.map((tool) => tool.name);
     const similar = names.filter((candidate) => candidate.endsWith(name) || name.endsWith(candidate) || candidate.includes(name)).slice(0, 5);
@@ -589,7 +715,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
   #connectionOf(server: string): ServerConnection {
     const entry = this.#entries.get(server);
     if (entry === undefined) throw new SwitchboardError(ErrorCode.ServerNotFound, `There is no server named "${server}".`, { server });
-    if (entry.connection === undefined || entry.state !== 'ready') {
+    if (entry.connection === undefined || (entry.state !== 'ready' && entry.state !== 'degraded' && entry.state !== 'reconnecting')) {
       throw entry.lastError ?? new SwitchboardError(ErrorCode.ServerDisconnected, `server "${server}" is not connected (${entry.state})`, { server });
     }
     return entry.connection;
@@ -613,7 +739,8 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
         ...(connection?.transportKind === undefined ? {} : { transport: connection.transportKind }),
         ...(connection?.protocolVersion === undefined ? {} : { protocolVersion: connection.protocolVersion }),
         ...(connection?.serverInfo === undefined ? {} : { serverInfo: connection.serverInfo }),
-        toolCount: entry.state === 'ready' ? this.#tools.ofServer(entry.spec.name).length : 0,
+        toolCount: entry.state === 'ready' || entry.state === 'degraded' || entry.state === 'reconnecting' ? this.#tools.ofServer(entry.spec.name).length : 0,
+        restarts: connection?.restarts ?? 0,
         ...(entry.state === 'ready' && connection?.readyAt !== undefined ? { readyAt: connection.readyAt } : {}),
         ...(connection?.pid === undefined ? {} : { pid: connection.pid }),
         ...(error === undefined || entry.state === 'ready'
@@ -650,10 +777,11 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
           await entry.starting?.catch(() => {});
           await entry.connection?.close();
         }));
-        await Promise.all([...this.#closingConnections]);
       } finally {
         for (const entry of entries) this.#setEntryState(entry, 'closed');
         this.removeAllListeners();
+        this.#cache.clear();
+        this.#prometheus?.then(({ detach }) => detach()).catch(() => {});
       }
     })();
     return this.#closing;
@@ -688,4 +816,43 @@ function toCatalogPrompt(named: { name: string; server: string; originalName: st
     ...(prompt.description === undefined ? {} : { description: prompt.description }),
     ...(prompt.arguments === undefined ? {} : { arguments: prompt.arguments }),
   };
+}
+
+/** True unless the server says the tool only reads. */
+function mayWrite(tool: CatalogTool): boolean {
+  return tool.annotations?.readOnlyHint !== true;
+}
+
+/** A retry is safe when the request never reached the server, or the tool does not write (or is idempotent). */
+function isSafeToRetry(error: unknown, tool: CatalogTool, policy: RetryPolicy): boolean {
+  if (!isSwitchboardError(error)) return false;
+  if (error.details.notSent === true) return true;
+  const repeatable = tool.annotations?.readOnlyHint === true || tool.annotations?.idempotentHint === true;
+  if (!repeatable) return false;
+  switch (error.code) {
+    case ErrorCode.ServerDisconnected:
+      return true;
+    case ErrorCode.RequestTimeout:
+      return policy.onTimeout;
+    case ErrorCode.ServerHttpError: {
+      const status = error.details.status;
+      return typeof status === 'number' && (status >= 500 || status === 429 || status === 408);
+    }
+    default:
+      return false;
+  }
+}
+
+function abortableDelay(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new SwitchboardError(ErrorCode.RequestCancelled, 'cancelled while waiting to retry'));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }

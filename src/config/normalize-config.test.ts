@@ -134,3 +134,34 @@ describe('normalizeConfig: every mistake is reported at once', () => {
     expect(message).not.toContain(secret);
   });
 });
+
+describe('normalizeConfig: resilience and cache policies', () => {
+  test('durations and defaults', () => {
+    const { config } = normalize({
+      mcpServers: {
+        a: { command: 'x', retry: { attempts: 2, backoff: '50ms' }, restart: { attempts: 3, delay: 1 }, healthCheck: { interval: '10s' }, cache: { ttl: '2m', tools: ['search*'] } },
+        b: { command: 'x', retry: false, restart: false, healthCheck: false, cache: true },
+        c: { command: 'x', cache: { readOnly: true } },
+      },
+    });
+    const [a, b, c] = config.servers;
+    expect(a).toMatchObject({
+      retry: { attempts: 2, backoffMs: 50, maxBackoffMs: 5_000, onTimeout: false },
+      restart: { attempts: 3, delayMs: 1_000, maxDelayMs: 30_000, probeIntervalMs: 60_000 },
+      healthCheck: { intervalMs: 10_000, timeoutMs: 5_000, misses: 3 },
+      cache: { ttlMs: 120_000, maxEntries: 500, tools: ['search*'], readOnly: false },
+    });
+    expect(b).toMatchObject({ retry: false, restart: false, healthCheck: false, cache: { ttlMs: 60_000, maxEntries: 500, readOnly: false } });
+    expect(b?.cache).not.toHaveProperty('tools');
+    expect(c?.cache).toEqual({ ttlMs: 60_000, maxEntries: 500, tools: [], readOnly: true });
+    expect(config.servers.every((spec) => spec.protocol === 'legacy')).toBe(true);
+  });
+
+  test('mistakes in policies are reported with their path', () => {
+    expect(issuesOf({ mcpServers: { a: { command: 'x', retry: { attempts: 0 }, cache: { ttl: 'later' }, healthCheck: { misses: 'three' } } } })).toEqual([
+      'mcpServers.a.retry.attempts: Too small: expected number to be >=1',
+      'mcpServers.a.healthCheck.misses: expected number, received string',
+    ]);
+    expect(issuesOf({ mcpServers: { a: { command: 'x', cache: { ttl: 'later' } } } })).toEqual([expect.stringMatching(/^mcpServers\.a\.cache\.ttl: "later" is not a duration/)]);
+  });
+});

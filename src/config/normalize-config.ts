@@ -20,7 +20,12 @@ import {
   type ServerEntry,
 } from './schema.js';
 import {
+  DEFAULT_CACHE_MAX_ENTRIES,
+  DEFAULT_CACHE_TTL_MS,
   DEFAULT_CALL_TIMEOUT_MS,
+  DEFAULT_HEALTH_CHECK_POLICY,
+  DEFAULT_RESTART_POLICY,
+  DEFAULT_RETRY_POLICY,
   DEFAULT_STARTUP_TIMEOUT_MS,
   type ProtocolMode,
   type ServerSpec,
@@ -156,11 +161,13 @@ export function normalizeServerEntry(name: string, rawEntry: unknown, context: E
     return undefined;
   }
 
+  const policies = policyFields(entry, path, errors);
   const base = {
     name,
     enabled,
     startupTimeoutMs,
     callTimeoutMs,
+    ...policies,
     ...(entry.prefix === undefined ? {} : { prefix: entry.prefix }),
     ...(entry.include === undefined ? {} : { include: entry.include }),
     ...(entry.exclude === undefined ? {} : { exclude: entry.exclude }),
@@ -247,6 +254,55 @@ export function normalizeServerEntry(name: string, rawEntry: unknown, context: E
   };
 }
 
+/** retry, restart, healthCheck and cache, with durations in ms; only the fields that were given. */
+function policyFields(entry: ServerEntry, path: string, errors: ConfigIssue[]): Partial<Pick<ServerSpec, 'retry' | 'restart' | 'healthCheck' | 'cache'>> {
+  const result: Partial<Pick<ServerSpec, 'retry' | 'restart' | 'healthCheck' | 'cache'>> = {};
+  const ms = (value: number | string | undefined, field: string, fallback: number): number => durationField(value, `${path}.${field}`, fallback, errors);
+  if (entry.retry !== undefined) {
+    result.retry =
+      entry.retry === false
+        ? false
+        : {
+            attempts: entry.retry.attempts ?? DEFAULT_RETRY_POLICY.attempts,
+            backoffMs: ms(entry.retry.backoff, 'retry.backoff', DEFAULT_RETRY_POLICY.backoffMs),
+            maxBackoffMs: ms(entry.retry.maxBackoff, 'retry.maxBackoff', DEFAULT_RETRY_POLICY.maxBackoffMs),
+            onTimeout: entry.retry.onTimeout ?? DEFAULT_RETRY_POLICY.onTimeout,
+          };
+  }
+  if (entry.restart !== undefined) {
+    result.restart =
+      entry.restart === false
+        ? false
+        : {
+            attempts: entry.restart.attempts ?? DEFAULT_RESTART_POLICY.attempts,
+            delayMs: ms(entry.restart.delay, 'restart.delay', DEFAULT_RESTART_POLICY.delayMs),
+            maxDelayMs: ms(entry.restart.maxDelay, 'restart.maxDelay', DEFAULT_RESTART_POLICY.maxDelayMs),
+            probeIntervalMs: ms(entry.restart.probeInterval, 'restart.probeInterval', DEFAULT_RESTART_POLICY.probeIntervalMs),
+          };
+  }
+  if (entry.healthCheck !== undefined) {
+    result.healthCheck =
+      entry.healthCheck === false
+        ? false
+        : {
+            intervalMs: ms(entry.healthCheck.interval, 'healthCheck.interval', DEFAULT_HEALTH_CHECK_POLICY.intervalMs),
+            timeoutMs: ms(entry.healthCheck.timeout, 'healthCheck.timeout', DEFAULT_HEALTH_CHECK_POLICY.timeoutMs),
+            misses: entry.healthCheck.misses ?? DEFAULT_HEALTH_CHECK_POLICY.misses,
+          };
+  }
+  if (entry.cache !== undefined && entry.cache !== false) {
+    const cache = entry.cache === true ? {} : entry.cache;
+    result.cache = {
+      ttlMs: ms(cache.ttl, 'cache.ttl', DEFAULT_CACHE_TTL_MS),
+      maxEntries: cache.maxEntries ?? DEFAULT_CACHE_MAX_ENTRIES,
+      // `readOnly: true` alone caches read-only tools only; otherwise every tool unless `tools` narrows it.
+      ...(cache.tools === undefined ? (cache.readOnly === true ? { tools: [] } : {}) : { tools: cache.tools }),
+      readOnly: cache.readOnly ?? false,
+    };
+  }
+  return result;
+}
+
 function urlTarget(url: string, path: string, errors: ConfigIssue[]): { type: 'http'; url: string } | undefined {
   let parsed: URL;
   try {
@@ -322,15 +378,22 @@ function expandTree(value: unknown, path: string, context: EntryContext): unknow
 
 /** zod issues as `dotted.path: message`, without the received values (they may be secrets). */
 export function zodIssues(error: z.ZodError, basePath: string): ConfigIssue[] {
-  return error.issues.map((issue) => {
-    const path = [basePath, ...issue.path.map(String)].filter((part) => part !== '').join('.');
-    let message = issue.message.replace(/^Invalid input: /, '');
-    if (issue.code === 'invalid_value' && 'values' in issue) {
-      message = `must be one of ${issue.values.map((item) => JSON.stringify(item)).join(', ')}`;
-    } else if (issue.code === 'invalid_union' && 'errors' in issue) {
-      const expected = [...new Set(issue.errors.flat().map((inner) => ('expected' in inner ? String(inner.expected) : undefined)).filter((item) => item !== undefined))];
-      if (expected.length > 0) message = `expected ${expected.join(' | ')}`;
-    }
-    return { path, message };
-  });
+  return error.issues.flatMap((issue) => issueMessages(issue, basePath));
+}
+
+function issueMessages(issue: z.core.$ZodIssue, basePath: string): ConfigIssue[] {
+  const path = [basePath, ...issue.path.map(String)].filter((part) => part !== '').join('.');
+  // A union such as `false | { … }` given an object: report what is wrong inside the object branch.
+  if (issue.code === 'invalid_union' && 'errors' in issue) {
+    const nested = issue.errors.find((branch) => branch.length > 0 && branch.every((inner) => inner.path.length > 0));
+    if (nested !== undefined) return nested.flatMap((inner) => issueMessages(inner, path));
+  }
+  let message = issue.message.replace(/^Invalid input: /, '');
+  if (issue.code === 'invalid_value' && 'values' in issue) {
+    message = `must be one of ${issue.values.map((item) => JSON.stringify(item)).join(', ')}`;
+  } else if (issue.code === 'invalid_union' && 'errors' in issue) {
+    const expected = [...new Set(issue.errors.flat().map((inner) => ('expected' in inner ? String(inner.expected) : undefined)).filter((item) => item !== undefined))];
+    if (expected.length > 0) message = `expected ${expected.join(' | ')}`;
+  }
+  return [{ path, message }];
 }

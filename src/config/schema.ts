@@ -34,6 +34,10 @@ export const serverEntrySchema = z.object({
   enabled: z.boolean().optional(),
   disabled: z.boolean().optional(),
   protocol: z.string().optional(),
+  retry: z.union([z.literal(false), z.object({ attempts: z.number().int().min(1).max(10).optional(), backoff: duration.optional(), maxBackoff: duration.optional(), onTimeout: z.boolean().optional() })]).optional(),
+  restart: z.union([z.literal(false), z.object({ attempts: z.number().int().min(1).max(100).optional(), delay: duration.optional(), maxDelay: duration.optional(), probeInterval: duration.optional() })]).optional(),
+  healthCheck: z.union([z.literal(false), z.object({ interval: duration.optional(), timeout: duration.optional(), misses: z.number().int().min(1).max(100).optional() })]).optional(),
+  cache: z.union([z.boolean(), z.object({ ttl: duration.optional(), maxEntries: z.number().int().min(1).max(1_000_000).optional(), tools: globList.optional(), readOnly: z.boolean().optional() })]).optional(),
   inheritEnv: z.array(z.string()).optional(),
   description: z.string().optional(),
 });

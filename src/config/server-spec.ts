@@ -10,6 +10,55 @@ export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 /** Probe timeout for `protocol: auto` over stdio: a silent 2025-era server must not stall start-up. */
 export const DEFAULT_STDIO_PROBE_TIMEOUT_MS = 3_000;
 
+/** Retries of failed calls; only ever for calls that are safe to repeat (see MultiServerClient). */
+export interface RetryPolicy {
+  /** Attempts in all, the first included. @default 3 */
+  attempts: number;
+  /** Delay before the first retry; doubles each time. @default 200 */
+  backoffMs: number;
+  /** @default 5000 */
+  maxBackoffMs: number;
+  /** Also retry read-only tools that timed out. @default false */
+  onTimeout: boolean;
+}
+/** Restarting a server whose process or connection went away. */
+export interface RestartPolicy {
+  /** Consecutive failed attempts before the circuit opens (state `failed`). @default 5 */
+  attempts: number;
+  /** First delay; doubles with jitter. @default 500 */
+  delayMs: number;
+  /** @default 30000 */
+  maxDelayMs: number;
+  /** While the circuit is open, one attempt every this long. @default 60000 */
+  probeIntervalMs: number;
+}
+/** Health checks by `ping` (2025 era only: 2026-07-28 has no ping). */
+export interface HealthCheckPolicy {
+  /** @default 30000 */
+  intervalMs: number;
+  /** @default 5000 */
+  timeoutMs: number;
+  /** Missed pings in a row that mark the server dead (it is then restarted). @default 3 */
+  misses: number;
+}
+/** Result caching of a server's tools. */
+export interface CachePolicy {
+  /** @default 60000 */
+  ttlMs: number;
+  /** @default 500 */
+  maxEntries: number;
+  /** Globs of tools to cache; absent means every tool of the server (unless only `readOnly` is set). */
+  tools?: string[];
+  /** Cache tools annotated `readOnlyHint: true`. */
+  readOnly: boolean;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { attempts: 3, backoffMs: 200, maxBackoffMs: 5_000, onTimeout: false };
+export const DEFAULT_RESTART_POLICY: RestartPolicy = { attempts: 5, delayMs: 500, maxDelayMs: 30_000, probeIntervalMs: 60_000 };
+export const DEFAULT_HEALTH_CHECK_POLICY: HealthCheckPolicy = { intervalMs: 30_000, timeoutMs: 5_000, misses: 3 };
+export const DEFAULT_CACHE_TTL_MS = 60_000;
+export const DEFAULT_CACHE_MAX_ENTRIES = 500;
+
 /**
  * Protocol negotiation: `legacy` speaks the 2025 `initialize` handshake only; `auto` probes with
  * `server/discover` and falls back; `{ pin }` requires exactly that modern revision.
@@ -34,6 +83,14 @@ export interface ServerSpecBase {
   exclude?: string[];
   /** @default 'legacy' for stdio, 'auto' for HTTP */
   protocol: ProtocolMode;
+  /** `false` disables retries. @default DEFAULT_RETRY_POLICY */
+  retry?: RetryPolicy | false;
+  /** `false` disables restarts. @default DEFAULT_RESTART_POLICY */
+  restart?: RestartPolicy | false;
+  /** `false` disables health checks. @default DEFAULT_HEALTH_CHECK_POLICY */
+  healthCheck?: HealthCheckPolicy | false;
+  /** Absent: no result caching. */
+  cache?: CachePolicy;
 }
 
 /** A server started as a child process speaking newline-delimited JSON-RPC on stdin/stdout. */

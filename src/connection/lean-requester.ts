@@ -10,7 +10,7 @@
  */
 
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
-import { ErrorCode, SwitchboardError } from '../errors.js';
+import { ErrorCode, SwitchboardError, isSwitchboardError } from '../errors.js';
 
 /** Progress reported by the server for a request. */
 export interface ProgressUpdate {
@@ -112,7 +112,7 @@ export class LeanRequester {
         entry.cleanup = () => signal.removeEventListener('abort', onAbort);
       }
       this.#send(message as unknown as JSONRPCMessage).catch((error: unknown) => {
-        if (this.#settle(id)) reject(error);
+        if (this.#settle(id)) reject(markIfNotSent(error));
       });
     });
   }
@@ -223,4 +223,31 @@ export class LeanRequester {
     if (this.#sweeper !== undefined) clearInterval(this.#sweeper);
     this.#sweeper = undefined;
   }
+}
+
+/**
+ * Marks failures that prove the request never left (the pipe was already closed, the TCP connection
+ * was refused): such a request is safe to send again, whatever the tool does.
+ */
+function markIfNotSent(error: unknown): unknown {
+  const code = connectFailureCode(error);
+  if (isSwitchboardError(error) && error.code === ErrorCode.ServerDisconnected) {
+    return new SwitchboardError(error.code, error.message, { ...(error.server === undefined ? {} : { server: error.server }), cause: error, details: { ...error.details, notSent: true } });
+  }
+  if (code !== undefined) {
+    return new SwitchboardError(ErrorCode.ServerDisconnected, `cannot reach the server (${code})`, { cause: error, details: { networkCode: code, notSent: true } });
+  }
+  return error;
+}
+
+const CONNECT_FAILURES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+function connectFailureCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && CONNECT_FAILURES.has(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
 }

@@ -13,12 +13,13 @@
 import { Client, ProtocolError, SUPPORTED_PROTOCOL_VERSIONS, type ClientCapabilities, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import type { AuthProvider, FetchLike, OAuthClientProvider, Transport } from '@modelcontextprotocol/client';
 import type { HttpServerSpec, ServerSpec, StdioServerSpec } from '../config/server-spec.js';
-import { DEFAULT_STDIO_PROBE_TIMEOUT_MS, secretValuesOf } from '../config/server-spec.js';
+import { DEFAULT_HEALTH_CHECK_POLICY, DEFAULT_RESTART_POLICY, DEFAULT_STDIO_PROBE_TIMEOUT_MS, secretValuesOf } from '../config/server-spec.js';
 import { ErrorCode, SwitchboardError, isSwitchboardError } from '../errors.js';
 import { isDebugEnabled, noopLogger, type Logger } from '../logger.js';
 import { normalizeToolResult } from '../result/normalize-tool-result.js';
 import type { ToolResult } from '../result/tool-result.js';
 import { toSwitchboardError } from '../to-switchboard-error.js';
+import { backoffDelay } from '../util/backoff.js';
 import { TypedEmitter } from '../util/typed-emitter.js';
 import { VERSION } from '../version.js';
 import { createHttpTransport, createStdioTransport, type TransportKind } from './create-transport.js';
@@ -89,7 +90,9 @@ export interface ServerConnectionEvents {
   log: { server: string; level: string; logger?: string; data: unknown };
   stderr: { server: string; line: string };
   /** The connection ended without `close()` (the process died, the stream broke). */
-  disconnected: { server: string; error: SwitchboardError };
+  disconnected: { server: string; error: SwitchboardError; restarting: boolean };
+  /** A restart or reconnect succeeded. */
+  reconnected: { server: string; attempt: number; reason: string };
 }
 
 /**
@@ -119,6 +122,16 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
   #connectAbort: AbortController | undefined;
   #readyAt: number | undefined;
   #pendingTeardown: Promise<void> | undefined;
+  #reconnecting: Promise<void> | undefined;
+  #everReady = false;
+  #restarts = 0;
+  #healthTimer: NodeJS.Timeout | undefined;
+  #probeTimer: NodeJS.Timeout | undefined;
+  #missedPings = 0;
+  #pinging = false;
+  readonly #sleepers = new Set<() => void>();
+  /** HTTP sessions the server forgot (404): their in-flight requests are safe to resend. */
+  readonly #expiredSessions = new Set<string>();
   readonly #stderrTail: string[] = [];
 
   constructor(spec: ServerSpec, options: ServerConnectionOptions = {}) {
@@ -182,6 +195,11 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
     return this.#readyAt;
   }
 
+  /** Successful restarts or reconnects since the first connect. */
+  get restarts(): number {
+    return this.#restarts;
+  }
+
   /** PID of the server process (stdio), also its process group id. */
   get pid(): number | undefined {
     return this.#stdio?.pid;
@@ -192,30 +210,47 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
     return this.#stdio?.stderr.lines(lines) ?? this.#stderrTail.slice(-lines);
   }
 
-  /** Connects within the start-up deadline. Concurrent calls share one attempt. */
+  /**
+   * Connects within the start-up deadline. Concurrent calls share one attempt. Calling it again after
+   * a failure (or while the circuit is open) makes a new attempt at once.
+   */
   connect(options: { signal?: AbortSignal } = {}): Promise<void> {
     if (this.#closing !== undefined) return Promise.reject(this.#closedError());
-    if (this.#state === 'ready') return Promise.resolve();
+    if (this.#state === 'ready' || this.#state === 'degraded') return Promise.resolve();
+    if (this.#reconnecting !== undefined) return this.#reconnecting;
     this.#connecting ??= this.#connect(options.signal).finally(() => (this.#connecting = undefined));
     return this.#connecting;
   }
 
   async #connect(signal: AbortSignal | undefined): Promise<void> {
+    this.#clearProbe();
     this.#setState('connecting');
+    try {
+      await this.#establish(signal);
+      this.#becameReady();
+    } catch (error) {
+      const mapped = error as SwitchboardError;
+      this.#lastError = mapped;
+      if (this.#closing === undefined) this.#setState('failed', mapped);
+      throw mapped;
+    }
+  }
+
+  /**
+   * One attempt at a session (transport + handshake) within the start-up deadline. Leaves the state
+   * alone; on failure the session is torn down (without waiting) and a mapped error is thrown.
+   */
+  async #establish(signal: AbortSignal | undefined): Promise<void> {
     const abort = new AbortController();
     this.#connectAbort = abort;
-    const timeoutMs = this.spec.startupTimeoutMs;
-    const timer = setTimeout(() => abort.abort(new DeadlineExceeded()), timeoutMs);
+    const timer = setTimeout(() => abort.abort(new DeadlineExceeded()), this.spec.startupTimeoutMs);
     const onOuterAbort = (): void => abort.abort(signal?.reason);
     signal?.addEventListener('abort', onOuterAbort, { once: true });
     try {
+      await this.#pendingTeardown;
       if (this.spec.type === 'stdio') await this.#connectStdio(this.spec, abort.signal);
       else await this.#connectHttp(this.spec, abort.signal);
       if (this.#closing !== undefined) throw this.#closedError();
-      this.#readyAt = Date.now();
-      this.#lastError = undefined;
-      this.#setState('ready');
-      this.#logger.debug('connected', { protocolVersion: this.protocolVersion, transport: this.#transportKind, serverInfo: this.serverInfo });
     } catch (error) {
       // A server that dies at start closes stdout a moment before its exit status is known.
       if (this.#stdio !== undefined && !(abort.signal.reason instanceof DeadlineExceeded) && isConnectionLoss(error)) {
@@ -223,18 +258,164 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
       }
       const mapped = this.#startError(error, abort.signal);
       // Not awaited: a hung server may take seconds to end, and the caller should hear of the failure
-      // now. close() waits for it.
+      // now. close() and the next attempt wait for it.
       this.#pendingTeardown = this.#teardown().catch((teardownError: unknown) =>
         this.#logger.debug('error while ending a failed server', { error: String(teardownError) }),
       );
-      this.#lastError = mapped;
-      if (this.#closing === undefined) this.#setState('failed', mapped);
       throw mapped;
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onOuterAbort);
       this.#connectAbort = undefined;
     }
+  }
+
+  #becameReady(reason = 'probe', attempt = 1): void {
+    const again = this.#everReady;
+    this.#readyAt = Date.now();
+    this.#lastError = undefined;
+    this.#everReady = true;
+    this.#missedPings = 0;
+    this.#setState('ready');
+    this.#startHealthChecks();
+    this.#logger.debug('connected', { protocolVersion: this.protocolVersion, transport: this.#transportKind, serverInfo: this.serverInfo });
+    if (again) {
+      this.#restarts++;
+      this.emit('reconnected', { server: this.spec.name, attempt, reason });
+    }
+  }
+
+  /** Restarts (stdio) or reconnects (HTTP) now, sharing one attempt between concurrent callers. */
+  reconnect(reason = 'requested'): Promise<void> {
+    if (this.#closing !== undefined) return Promise.reject(this.#closedError());
+    this.#reconnecting ??= this.#reconnectLoop(reason, true).finally(() => (this.#reconnecting = undefined));
+    return this.#reconnecting;
+  }
+
+  /**
+   * Attempts with exponential backoff and jitter until one succeeds or the restart policy's attempts
+   * are spent; then the state is `failed` (circuit open) and one probe is made every
+   * `probeIntervalMs`. Other servers are never affected.
+   */
+  async #reconnectLoop(reason: string, immediate: boolean): Promise<void> {
+    const policy = this.spec.restart === false ? undefined : (this.spec.restart ?? DEFAULT_RESTART_POLICY);
+    const attempts = policy?.attempts ?? 1;
+    this.#stopHealthChecks();
+    this.#clearProbe();
+    this.#setState('reconnecting', this.#lastError);
+    for (let attempt = 0; attempt < attempts; attempt++) {
+      if (this.#closing !== undefined) throw this.#closedError();
+      if (attempt > 0 || !immediate) {
+        const delay = backoffDelay(attempt, { initialMs: policy?.delayMs ?? 0, maxMs: policy?.maxDelayMs ?? 0 });
+        await this.#sleep(delay);
+        if (this.#closing !== undefined) throw this.#closedError();
+      }
+      try {
+        await this.#teardown();
+        await this.#establish(undefined);
+        this.#becameReady(reason, attempt + 1);
+        return;
+      } catch (error) {
+        this.#lastError = error as SwitchboardError;
+        this.#logger.warn('reconnect attempt failed', { attempt: attempt + 1, of: attempts, error: this.#lastError.message });
+      }
+    }
+    if (this.#closing !== undefined) throw this.#closedError();
+    this.#setState('failed', this.#lastError);
+    if (policy !== undefined) this.#scheduleProbe(policy.probeIntervalMs);
+    throw this.#lastError ?? this.#closedError();
+  }
+
+  #scheduleProbe(delayMs: number): void {
+    this.#clearProbe();
+    this.#probeTimer = setTimeout(() => {
+      this.#probeTimer = undefined;
+      if (this.#closing !== undefined || this.#state !== 'failed') return;
+      this.connect().catch(() => this.#scheduleProbe(delayMs));
+    }, delayMs);
+    this.#probeTimer.unref();
+  }
+
+  #clearProbe(): void {
+    if (this.#probeTimer !== undefined) clearTimeout(this.#probeTimer);
+    this.#probeTimer = undefined;
+  }
+
+  /** A delay that ends early when the connection is closed. */
+  #sleep(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.#sleepers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      timer.unref();
+      this.#sleepers.add(done);
+    });
+  }
+
+  #startHealthChecks(): void {
+    this.#stopHealthChecks();
+    const policy = this.spec.healthCheck === false ? undefined : (this.spec.healthCheck ?? DEFAULT_HEALTH_CHECK_POLICY);
+    // The 2026-07-28 era has no ping.
+    if (policy === undefined || this.protocolEra !== 'legacy') return;
+    this.#healthTimer = setInterval(() => void this.#checkHealth(policy), policy.intervalMs);
+    this.#healthTimer.unref();
+  }
+
+  #stopHealthChecks(): void {
+    if (this.#healthTimer !== undefined) clearInterval(this.#healthTimer);
+    this.#healthTimer = undefined;
+  }
+
+  async #checkHealth(policy: { timeoutMs: number; misses: number }): Promise<void> {
+    if (this.#pinging || (this.#state !== 'ready' && this.#state !== 'degraded')) return;
+    this.#pinging = true;
+    try {
+      await this.request('ping', undefined, { timeoutMs: policy.timeoutMs });
+      this.#missedPings = 0;
+      if (this.#state === 'degraded') this.#setState('ready');
+    } catch (error) {
+      if (this.#state !== 'ready' && this.#state !== 'degraded') return;
+      this.#missedPings++;
+      const mapped = toSwitchboardError(error, { server: this.spec.name });
+      this.#logger.warn('health check missed', { missed: this.#missedPings, of: policy.misses, error: mapped.message });
+      if (this.#missedPings >= policy.misses) {
+        this.#lastError = new SwitchboardError(ErrorCode.ServerDisconnected, `server "${this.spec.name}" missed ${this.#missedPings} health checks in a row`, {
+          server: this.spec.name,
+          cause: mapped,
+        });
+        this.reconnect('health-check').catch(() => {});
+      } else {
+        this.#setState('degraded', mapped);
+      }
+    } finally {
+      this.#pinging = false;
+    }
+  }
+
+  /** Waits until the server is ready again (bounded by `timeoutMs` and `signal`); throws if it is not. */
+  async #whenReady(timeoutMs: number, signal: AbortSignal | undefined): Promise<void> {
+    if (this.#state === 'ready' || this.#state === 'degraded') return;
+    const waiting = this.#reconnecting ?? this.#connecting;
+    if (waiting === undefined || this.#closing !== undefined) throw this.#notConnectedError();
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        waiting.catch(() => {}),
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs))),
+        ...(signal === undefined ? [] : [new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))]),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+    signal?.throwIfAborted();
+    if (!this.#isReady()) throw this.#notConnectedError();
+  }
+
+  #isReady(): boolean {
+    return this.#state === 'ready' || this.#state === 'degraded';
   }
 
   async #connectStdio(spec: StdioServerSpec, signal: AbortSignal): Promise<void> {
@@ -346,20 +527,25 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
   #onTransportClosed(): void {
     // Calls in flight reject now, not at their deadline.
     this.#lean?.close(this.#disconnectError());
-    if (this.#state !== 'ready' && this.#state !== 'degraded') return;
-    this.#setState('failed', this.#disconnectError());
-    void this.#reportDisconnect();
+    if (this.#closing !== undefined || (this.#state !== 'ready' && this.#state !== 'degraded')) return;
+    this.#stopHealthChecks();
+    const restart = this.spec.restart !== false;
+    this.#lastError = this.#disconnectError();
+    this.#setState(restart ? 'reconnecting' : 'failed', this.#lastError);
+    this.#reconnecting ??= this.#afterDisconnect(restart).finally(() => (this.#reconnecting = undefined));
+    this.#reconnecting.catch(() => {});
   }
 
-  async #reportDisconnect(): Promise<void> {
+  async #afterDisconnect(restart: boolean): Promise<void> {
     // stdout closes a moment before the exit status is known; wait briefly to report it.
     await this.#stdio?.waitForExit(EXIT_STATUS_WAIT_MS);
     const error = this.#disconnectError();
     this.#lastError = error;
-    this.#logger.warn('server disconnected', { reason: error.message });
-    this.emit('disconnected', { server: this.spec.name, error });
+    this.#logger.warn('server disconnected', { reason: error.message, restarting: restart });
+    this.emit('disconnected', { server: this.spec.name, error, restarting: restart });
     // A crashed child may leave grandchildren behind; end the group.
     await this.#teardown();
+    if (restart && this.#closing === undefined) await this.#reconnectLoop('disconnected', false);
   }
 
   /** Tools, following pagination. Servers without the tools capability have none. */
@@ -384,6 +570,7 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
 
   async #list(kind: ListKind, options: CallOptions): Promise<unknown[]> {
     const capability = kind === 'resourceTemplates' ? 'resources' : kind;
+    if (!this.#isReady()) await this.#whenReady(options.timeoutMs ?? this.spec.callTimeoutMs, options.signal);
     const capabilities = this.#readyClient().getServerCapabilities() as Record<string, unknown> | undefined;
     if (capabilities?.[capability] === undefined) return [];
     const { method, field } = LIST_METHODS[kind];
@@ -407,6 +594,8 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
 
   /** Calls a tool. A result with `isError: true` is returned, not thrown. */
   async callTool(name: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<ToolResult> {
+    // A call made while the server is being restarted waits for it (it has not reached the server).
+    if (!this.#isReady()) await this.#whenReady(options.timeoutMs ?? this.spec.callTimeoutMs, options.signal);
     const client = this.#readyClient();
     if (this.#lean === undefined) {
       try {
@@ -453,25 +642,47 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
    * this class does not wrap (e.g. `completion/complete`, `logging/setLevel`).
    */
   async request(method: string, params: Record<string, unknown> | undefined, options: CallOptions = {}, operation: string = method): Promise<unknown> {
-    const client = this.#readyClient();
     const timeoutMs = options.timeoutMs ?? this.spec.callTimeoutMs;
+    if (!this.#isReady()) await this.#whenReady(timeoutMs, options.signal);
+    const session = this.#transport?.sessionId;
     try {
-      if (this.#lean !== undefined) {
-        return await this.#lean.request(method, params, {
-          timeoutMs,
-          ...(options.signal === undefined ? {} : { signal: options.signal }),
-          ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
-        });
-      }
-      return await client.request({ method, ...(params === undefined ? {} : { params }) } as never, {
-        timeout: timeoutMs,
-        resetTimeoutOnProgress: true,
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-        ...(options.onProgress === undefined ? {} : { onprogress: options.onProgress }),
-      });
+      return await this.#send(method, params, options, timeoutMs);
     } catch (error) {
+      // A 404 for a known session means the server forgot it: the spec requires a new initialize.
+      // Requests on that session never reached a live one (they 404 or are cut off by the
+      // re-initialize), so sending them again is safe whatever they do.
+      const expired = session !== undefined && this.#transportKind === 'http' && (httpStatus(error) === 404 || this.#expiredSessions.has(session));
+      if (expired && this.#closing === undefined && options.signal?.aborted !== true) {
+        this.#expiredSessions.add(session);
+        this.#logger.info('session expired (HTTP 404); re-initializing', { method });
+        this.#lastError = toSwitchboardError(error, { server: this.spec.name, operation });
+        if (this.#transport?.sessionId === session) await this.reconnect('session-expired').catch(() => {});
+        else await this.#whenReady(timeoutMs, options.signal);
+        try {
+          return await this.#send(method, params, options, timeoutMs);
+        } catch (retryError) {
+          throw this.#callError(retryError, operation, options.signal);
+        }
+      }
       throw this.#callError(error, operation, options.signal);
     }
+  }
+
+  async #send(method: string, params: Record<string, unknown> | undefined, options: CallOptions, timeoutMs: number): Promise<unknown> {
+    const client = this.#readyClient();
+    if (this.#lean !== undefined) {
+      return this.#lean.request(method, params, {
+        timeoutMs,
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+      });
+    }
+    return client.request({ method, ...(params === undefined ? {} : { params }) } as never, {
+      timeout: timeoutMs,
+      resetTimeoutOnProgress: true,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.onProgress === undefined ? {} : { onprogress: options.onProgress }),
+    });
   }
 
   /**
@@ -480,10 +691,14 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
    */
   close(): Promise<void> {
     this.#closing ??= (async () => {
+      this.#stopHealthChecks();
+      this.#clearProbe();
+      for (const wake of this.#sleepers) wake();
       this.#connectAbort?.abort(this.#closedError());
       this.#lean?.close(this.#closedError());
       try {
         await this.#connecting?.catch(() => {});
+        await this.#reconnecting?.catch(() => {});
         await this.#pendingTeardown;
         await this.#teardown();
       } finally {
@@ -500,6 +715,8 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
     const stdio = this.#stdio;
     this.#client = undefined;
     this.#transport = undefined;
+    // Requests still waiting on the old session will never be answered there.
+    this.#lean?.close(this.#disconnectError());
     this.#lean = undefined;
     try {
       await client?.close();
@@ -521,10 +738,16 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
   #readyClient(): Client {
     const client = this.#client;
     if (client !== undefined && (this.#state === 'ready' || this.#state === 'degraded')) return client;
-    if (this.#closing !== undefined) throw this.#closedError();
-    throw new SwitchboardError(ErrorCode.ServerDisconnected, `server "${this.spec.name}" is not connected (${this.#state})`, {
+    throw this.#notConnectedError();
+  }
+
+  #notConnectedError(): SwitchboardError {
+    if (this.#closing !== undefined) return this.#closedError();
+    const why = this.#lastError === undefined ? '' : `: ${stripServerPrefix(this.#lastError.message, this.spec.name)}`;
+    const probing = this.#state === 'failed' && this.#probeTimer !== undefined ? ' (restarts gave up for now; it will be probed again)' : '';
+    return new SwitchboardError(ErrorCode.ServerDisconnected, `server "${this.spec.name}" is not connected (${this.#state})${why}${probing}`, {
       server: this.spec.name,
-      ...(this.#lastError === undefined ? {} : { cause: this.#lastError }),
+      ...(this.#lastError === undefined ? {} : { cause: this.#lastError, details: this.#lastError.details }),
     });
   }
 

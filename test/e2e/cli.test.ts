@@ -234,3 +234,18 @@ test('--debug prints every JSON-RPC message tagged with the server, with secrets
   const viaEnv = await runCli(['tools', '--config', config], { env: { MCP_LOG_LEVEL: 'debug' } });
   expect(viaEnv.stderr).toMatch(/debug \[sink\] → /);
 });
+
+test('switchboard stats --call measures a tool: counts, error rate, percentiles', async () => {
+  const config = writeConfig('stats.json', { mcpServers: { sink: { path: KITCHEN_SINK } } });
+  const run = await runCli(['stats', '--config', config, '--call', 'fail', '--repeat', '6', '--concurrency', '3', '--json']);
+  expect(run.code, run.stderr).toBe(0);
+  const output = JSON.parse(run.stdout) as { servers: Array<{ server: string; calls: number; ok: number; toolErrors: number; errorRate: number; latency: { count: number; p50: number; p95: number }; tools: Array<{ tool: string; calls: number }> }> };
+  expect(output.servers[0]).toMatchObject({ server: 'sink', calls: 6, ok: 0, toolErrors: 6, errorRate: 1, latency: { count: 6 } });
+  expect(output.servers[0]?.latency.p95).toBeGreaterThanOrEqual(output.servers[0]?.latency.p50 ?? Infinity);
+  expect(output.servers[0]?.tools).toEqual([expect.objectContaining({ tool: 'fail', calls: 6 })]);
+  const table = await runCli(['stats', '--config', config, '--call', 'echo', '--args', '{"message":"x"}', '--repeat', '3']);
+  expect(table.stdout).toMatch(/^server \/ tool +state +calls +ok +err% +p50 ms/);
+  expect(table.stdout).toMatch(/\n {2}echo +3 +3 +0\.0/);
+  const noGateway = await runCli(['stats', '--url', `http://127.0.0.1:${await freePort()}`]);
+  expect(noGateway).toMatchObject({ code: 1, stderr: expect.stringContaining('no gateway answers') });
+});

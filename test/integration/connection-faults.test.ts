@@ -97,7 +97,7 @@ test('a server that needs notifications/initialized before tools/list gets it fi
 });
 
 test('a server that dies during a call: the call rejects at once with SERVER_DISCONNECTED', async () => {
-  const connection = track(new ServerConnection(faultSpec('fragile', 'ok', { callTimeout: 30 })));
+  const connection = track(new ServerConnection(faultSpec('fragile', 'ok', { callTimeout: 30, restart: false })));
   const disconnected = new Promise<SwitchboardError>((resolve) => connection.on('disconnected', ({ error }) => resolve(error)));
   await connection.connect();
   const pending = connection.callTool('hang');

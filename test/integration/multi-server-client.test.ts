@@ -41,7 +41,6 @@ function nextEvent<K extends keyof MultiServerClientEvents>(client: MultiServerC
 }
 
 describe('naming with two servers offering the same tools (the seed case: read_file and search on fs and db)', () => {
-  const config = (naming: string) => ({ naming, mcpServers: { fs: sink('fs', ['read_file', 'search']), db: sink('db', ['read_file', 'search', 'query']) } });
 
   test('on-conflict: shared names get prefixes, and each routes to its own server', async () => {
     const client = await connect({ naming: 'on-conflict', mcpServers: { fs: sink('fs', ['read_file', 'search']), db: sink('db', ['read_file', 'search', 'query']) } });
@@ -62,11 +61,11 @@ describe('naming with two servers offering the same tools (the seed case: read_f
   });
 
   test('none: a collision is a config error naming both servers, and nothing keeps running', async () => {
-    const before = livingProcesses().length;
-    const error = await MultiServerClient.connect(config('none')).catch((caught: unknown) => caught);
+    const marker = `none-${process.pid}-${Date.now()}`;
+    const error = await MultiServerClient.connect({ naming: 'none', mcpServers: { fs: sink(`${marker}-fs`, ['read_file']), db: sink(`${marker}-db`, ['read_file']) } }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).issues.map((issue) => issue.message)).toContain('tool "read_file" is offered by servers "fs" and "db"');
-    await expect.poll(() => livingProcesses().length, { timeout: 5_000 }).toBeLessThanOrEqual(before);
+    expect(livingProcesses().filter((process) => process.cmdline.includes(marker))).toEqual([]);
   });
 });
 

@@ -1,0 +1,237 @@
+/**
+ * @module metrics/stats-collector
+ * Per-server and per-tool counters, latency percentiles and a short timeline, fed by the client on
+ * every call (plain counter updates: no events, no allocations on the hot path).
+ */
+
+import { LatencyWindow, type LatencySummary } from './latency-window.js';
+
+/** Length of one timeline bucket. @default 10000 */
+export const TIMELINE_BUCKET_MS = 10_000;
+/** Buckets kept (10 minutes at the default bucket length). @default 60 */
+export const TIMELINE_BUCKETS = 60;
+
+/** How one call ended. */
+export interface CallOutcome {
+  server: string;
+  tool: string;
+  durationMs: number;
+  /** No exception and no `isError`. */
+  ok: boolean;
+  isError: boolean;
+  errorCode?: string;
+  cached?: boolean;
+}
+
+/** One bucket of a timeline. */
+export interface TimelinePoint {
+  /** Start of the bucket (ms since epoch). */
+  start: number;
+  calls: number;
+  errors: number;
+  p50: number;
+  p95: number;
+}
+
+/** Counters of a server or a tool. */
+export interface CallStats {
+  calls: number;
+  ok: number;
+  /** Results with `isError: true`. */
+  toolErrors: number;
+  /** Failed calls by error code (timeouts and cancellations included). */
+  errors: Record<string, number>;
+  timeouts: number;
+  cancellations: number;
+  inFlight: number;
+  retries: number;
+  cacheHits: number;
+  cacheMisses: number;
+  /** Calls that did not end ok (tool errors and failures) over calls. */
+  errorRate: number;
+  latency: LatencySummary;
+  timeline: TimelinePoint[];
+}
+
+/** A tool's stats. */
+export interface ToolStats extends CallStats {
+  server: string;
+  tool: string;
+}
+
+/** A server's stats, with its tools. */
+export interface ServerStats extends CallStats {
+  server: string;
+  state: string;
+  restarts: number;
+  tools: ToolStats[];
+}
+
+/** Everything `client.stats()` returns. */
+export interface ClientStats {
+  since: number;
+  servers: ServerStats[];
+}
+
+interface Bucket {
+  start: number;
+  calls: number;
+  errors: number;
+  latency: LatencyWindow;
+}
+
+class Counters {
+  calls = 0;
+  ok = 0;
+  toolErrors = 0;
+  errors = new Map<string, number>();
+  timeouts = 0;
+  cancellations = 0;
+  inFlight = 0;
+  retries = 0;
+  cacheHits = 0;
+  cacheMisses = 0;
+  readonly latency = new LatencyWindow();
+  readonly buckets: Bucket[] = [];
+
+  record(outcome: CallOutcome, now: number): void {
+    this.calls++;
+    if (outcome.ok) this.ok++;
+    else if (outcome.isError) this.toolErrors++;
+    if (outcome.errorCode !== undefined) {
+      this.errors.set(outcome.errorCode, (this.errors.get(outcome.errorCode) ?? 0) + 1);
+      if (outcome.errorCode === 'REQUEST_TIMEOUT') this.timeouts++;
+      else if (outcome.errorCode === 'REQUEST_CANCELLED') this.cancellations++;
+    }
+    this.latency.record(outcome.durationMs);
+    const bucket = this.#bucket(now);
+    bucket.calls++;
+    if (!outcome.ok) bucket.errors++;
+    bucket.latency.record(outcome.durationMs);
+  }
+
+  #bucket(now: number): Bucket {
+    const start = now - (now % TIMELINE_BUCKET_MS);
+    const last = this.buckets.at(-1);
+    if (last !== undefined && last.start === start) return last;
+    const bucket: Bucket = { start, calls: 0, errors: 0, latency: new LatencyWindow(128) };
+    this.buckets.push(bucket);
+    while (this.buckets.length > TIMELINE_BUCKETS) this.buckets.shift();
+    return bucket;
+  }
+
+  snapshot(): CallStats {
+    const failed = this.calls - this.ok;
+    return {
+      calls: this.calls,
+      ok: this.ok,
+      toolErrors: this.toolErrors,
+      errors: Object.fromEntries(this.errors),
+      timeouts: this.timeouts,
+      cancellations: this.cancellations,
+      inFlight: this.inFlight,
+      retries: this.retries,
+      cacheHits: this.cacheHits,
+      cacheMisses: this.cacheMisses,
+      errorRate: this.calls === 0 ? 0 : failed / this.calls,
+      latency: this.latency.summary(),
+      timeline: this.buckets.map((bucket) => {
+        const summary = bucket.latency.summary();
+        return { start: bucket.start, calls: bucket.calls, errors: bucket.errors, p50: summary.p50, p95: summary.p95 };
+      }),
+    };
+  }
+}
+
+/** Collects stats for one client. */
+export class StatsCollector {
+  readonly since: number;
+  readonly #servers = new Map<string, { counters: Counters; tools: Map<string, Counters>; restarts: number }>();
+  readonly #now: () => number;
+  /** Called after each call is recorded (the Prometheus bridge listens here). */
+  onCallEnded: ((outcome: CallOutcome) => void) | undefined;
+  /** Called after each restart is recorded. */
+  onRestart: ((server: string) => void) | undefined;
+  /** Called after each cache lookup is recorded. */
+  onCacheLookup: ((server: string, tool: string, hit: boolean) => void) | undefined;
+
+  constructor(now: () => number = Date.now) {
+    this.#now = now;
+    this.since = now();
+  }
+
+  callStarted(server: string, tool: string): void {
+    const { counters, toolCounters } = this.#of(server, tool);
+    counters.inFlight++;
+    toolCounters.inFlight++;
+  }
+
+  callEnded(outcome: CallOutcome): void {
+    const { counters, toolCounters } = this.#of(outcome.server, outcome.tool);
+    counters.inFlight--;
+    toolCounters.inFlight--;
+    const now = this.#now();
+    counters.record(outcome, now);
+    toolCounters.record(outcome, now);
+    this.onCallEnded?.(outcome);
+  }
+
+  cacheLookup(server: string, tool: string, hit: boolean): void {
+    const { counters, toolCounters } = this.#of(server, tool);
+    if (hit) {
+      counters.cacheHits++;
+      toolCounters.cacheHits++;
+    } else {
+      counters.cacheMisses++;
+      toolCounters.cacheMisses++;
+    }
+    this.onCacheLookup?.(server, tool, hit);
+  }
+
+  retried(server: string, tool: string): void {
+    const { counters, toolCounters } = this.#of(server, tool);
+    counters.retries++;
+    toolCounters.retries++;
+  }
+
+  restarted(server: string): void {
+    this.#server(server).restarts++;
+    this.onRestart?.(server);
+  }
+
+  /** Every server's stats; `states` gives each server's current state (and lists servers without calls). */
+  snapshot(states: ReadonlyMap<string, string>): ClientStats {
+    const names = new Set([...states.keys(), ...this.#servers.keys()]);
+    const servers: ServerStats[] = [];
+    for (const server of names) {
+      const entry = this.#server(server);
+      servers.push({
+        server,
+        state: states.get(server) ?? 'closed',
+        restarts: entry.restarts,
+        ...entry.counters.snapshot(),
+        tools: [...entry.tools].map(([tool, counters]) => ({ server, tool, ...counters.snapshot() })),
+      });
+    }
+    return { since: this.since, servers };
+  }
+
+  #server(server: string): { counters: Counters; tools: Map<string, Counters>; restarts: number } {
+    let entry = this.#servers.get(server);
+    if (entry === undefined) {
+      entry = { counters: new Counters(), tools: new Map(), restarts: 0 };
+      this.#servers.set(server, entry);
+    }
+    return entry;
+  }
+
+  #of(server: string, tool: string): { counters: Counters; toolCounters: Counters } {
+    const entry = this.#server(server);
+    let toolCounters = entry.tools.get(tool);
+    if (toolCounters === undefined) {
+      toolCounters = new Counters();
+      entry.tools.set(tool, toolCounters);
+    }
+    return { counters: entry.counters, toolCounters };
+  }
+}
