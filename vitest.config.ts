@@ -5,6 +5,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     globalSetup: ['./test/helpers/global-setup.ts'],
+    setupFiles: ['./test/helpers/register-config-module.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     maxWorkers: 2,

@@ -7,7 +7,6 @@
  */
 
 import type { ServerSpec, SwitchboardConfig } from '../config/server-spec.js';
-import { normalizeConfig } from '../config/normalize-config.js';
 import type { ConfigIssue } from '../errors.js';
 import { ErrorCode, SwitchboardError, isSwitchboardError } from '../errors.js';
 import { noopLogger, type Logger } from '../logger.js';
@@ -208,7 +207,8 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
    * `status()` and retried in the background.
    */
   static async connect(config: ConfigInput, options: MultiServerClientOptions = {}): Promise<MultiServerClient> {
-    const { config: normalized, warnings } = isNormalized(config) ? { config, warnings: [] } : normalizeConfig(config);
+    // Loaded here rather than at import: config validation brings zod (see config/lazy-config).
+    const { config: normalized, warnings } = isNormalized(config) ? { config, warnings: [] } : (await import('../config/normalize-config.js')).normalizeConfig(config);
     const client = new MultiServerClient(normalized, warnings, options);
     try {
       await client.#startAll();
