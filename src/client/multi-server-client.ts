@@ -115,7 +115,7 @@ export interface MultiServerClientOptions extends Omit<ServerConnectionOptions, 
   logger?: Logger;
   /** Check arguments against `inputSchema` before sending. @default true */
   validateArguments?: boolean;
-  /** @default DEFAULT_LIST_CHANGED_DEBOUNCE_MS */
+  /** Wait for more `list_changed` before re-listing; 0 re-lists at once. @default DEFAULT_LIST_CHANGED_DEBOUNCE_MS */
   listChangedDebounceMs?: number;
   /** Retry failed servers in the background, and reconnect servers that go away. @default true */
   retryFailedServers?: boolean;
@@ -318,10 +318,17 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     if (connection !== entry.connection) return;
     const existing = entry.listTimers.get(kind);
     if (existing !== undefined) clearTimeout(existing);
+    const debounceMs = this.#options.listChangedDebounceMs ?? DEFAULT_LIST_CHANGED_DEBOUNCE_MS;
+    if (debounceMs <= 0) {
+      // No debouncing asked: re-list now rather than after a timer's minimum 1 ms.
+      entry.listTimers.delete(kind);
+      void this.#refreshList(entry, connection, kind);
+      return;
+    }
     const timer = setTimeout(() => {
       entry.listTimers.delete(kind);
       void this.#refreshList(entry, connection, kind);
-    }, this.#options.listChangedDebounceMs ?? DEFAULT_LIST_CHANGED_DEBOUNCE_MS);
+    }, debounceMs);
     entry.listTimers.set(kind, timer);
   }
 
@@ -389,7 +396,9 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     if (kind === 'all' || kind === 'tools') {
       const previous = this.#tools;
       this.#tools = RoutedCatalog.build(ready.map((entry) => sourceOf(entry, entry.tools)), this.config.naming, toCatalogTool, previous, 'tool');
-      if (announce) this.emit('tools-changed', { ...this.#tools.diffFrom(previous), version: this.#tools.version, reason, ...(server === undefined ? {} : { server }) });
+      if (announce && this.listenerCount('tools-changed') > 0) {
+        this.emit('tools-changed', { ...this.#tools.diffFrom(previous), version: this.#tools.version, reason, ...(server === undefined ? {} : { server }) });
+      }
     }
     if (kind === 'all' || kind === 'prompts') {
       const previous = this.#prompts;
@@ -400,7 +409,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
         previous,
         'prompt',
       );
-      if (announce && kind === 'prompts') this.emit('prompts-changed', { ...this.#prompts.diffFrom(previous), version: this.#prompts.version, ...(server === undefined ? {} : { server }) });
+      if (announce && kind === 'prompts' && this.listenerCount('prompts-changed') > 0) this.emit('prompts-changed', { ...this.#prompts.diffFrom(previous), version: this.#prompts.version, ...(server === undefined ? {} : { server }) });
     }
     if (kind === 'all' || kind === 'resources') {
       this.#rebuildResources(ready);
@@ -474,7 +483,9 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     const tool = this.#tools.route(name);
     if (tool === undefined) throw this.#unknownTool(name);
     if (this.#options.validateArguments !== false) {
-      const problems = await this.#validator.validate(tool.inputSchema, args);
+      // Synchronous once the tool's schema is compiled: no extra microtask per call.
+      const checked = this.#validator.validate(tool.inputSchema, args);
+      const problems = Array.isArray(checked) ? checked : await checked;
       if (problems.length > 0) {
         throw new SwitchboardError(
           ErrorCode.InvalidArgument,
@@ -486,28 +497,39 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     const entry = this.#entries.get(tool.server);
     const connection = entry?.connection;
     const callId = ++this.#nextCallId;
-    const event = { callId, name: tool.name, server: tool.server, originalName: tool.originalName };
-    const started = performance.now();
-    this.emit('tool-call-start', event);
+    // Events cost only when someone listens: no clock reads or payloads otherwise.
+    const observed = this.listenerCount('tool-call-start') > 0 || this.listenerCount('tool-call-end') > 0;
+    const event = observed ? { callId, name: tool.name, server: tool.server, originalName: tool.originalName } : undefined;
+    const started = observed ? performance.now() : 0;
+    if (event !== undefined) this.emit('tool-call-start', event);
     try {
       if (connection === undefined) {
         throw entry?.lastError ?? new SwitchboardError(ErrorCode.ServerDisconnected, `server "${tool.server}" is not connected`, { server: tool.server });
       }
-      const onProgress = options.onProgress;
-      const result = await connection.callTool(tool.originalName, args, {
-        ...options,
-        onProgress: (progress) => {
-          this.emit('tool-progress', { callId, name: tool.name, server: tool.server, ...progress });
-          onProgress?.(progress);
-        },
-      });
-      this.emit('tool-call-end', { ...event, durationMs: performance.now() - started, ok: !result.isError, isError: result.isError });
+      const result = await connection.callTool(tool.originalName, args, this.#callOptions(options, callId, tool));
+      if (event !== undefined) this.emit('tool-call-end', { ...event, durationMs: performance.now() - started, ok: !result.isError, isError: result.isError });
       return result;
     } catch (error) {
       const failure = describeCallFailure(error, tool);
-      this.emit('tool-call-end', { ...event, durationMs: performance.now() - started, ok: false, isError: false, errorCode: failure.code });
+      if (event !== undefined) this.emit('tool-call-end', { ...event, durationMs: performance.now() - started, ok: false, isError: false, errorCode: failure.code });
       throw failure;
     }
+  }
+
+  /**
+   * The options for the connection. Progress is asked of the server only when the caller or a
+   * `tool-progress` listener wants it (a progress token changes the request the server sees).
+   */
+  #callOptions(options: CallOptions, callId: number, tool: CatalogTool): CallOptions {
+    const onProgress = options.onProgress;
+    if (onProgress === undefined && this.listenerCount('tool-progress') === 0) return options;
+    return {
+      ...options,
+      onProgress: (progress) => {
+        this.emit('tool-progress', { callId, name: tool.name, server: tool.server, ...progress });
+        onProgress?.(progress);
+      },
+    };
   }
 
   #unknownTool(name: string): SwitchboardError {

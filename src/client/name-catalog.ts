@@ -68,8 +68,19 @@ export function isProviderSafeName(name: string): boolean {
 
 /** `name` with every character outside `[a-zA-Z0-9_-]` replaced by `_` (empty names become `_`). */
 export function sanitizeName(name: string): string {
+  if (name !== '' && isSafeText(name)) return name;
   const replaced = name.replace(/[^a-zA-Z0-9_-]/g, '_');
   return replaced === '' ? '_' : replaced;
+}
+
+/** True when every character is in `[a-zA-Z0-9_-]` (a loop: cheaper than a regex per listed tool). */
+function isSafeText(name: string): boolean {
+  for (let index = 0; index < name.length; index++) {
+    const code = name.charCodeAt(index);
+    const safe = (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === 0x5f || code === 0x2d;
+    if (!safe) return false;
+  }
+  return true;
 }
 
 /** A short stable hash of a server and original name, for truncated and deduplicated names. */
