@@ -2,15 +2,18 @@
  * @module mcp-switchboard
  * The library's public API. Any export added here becomes public: named exports only, no wildcards
  * (an export-list test makes each addition visible in review).
+ *
+ * Importing it loads no MCP SDK and no zod: those load when first needed (an HTTP server, a config
+ * to normalize). Keep it that way — a static import of either here costs every program ~100 ms and
+ * ~20 MiB (`npm run bench` measures it).
  */
 
 export { ErrorCode, SwitchboardError, ConfigError, isSwitchboardError, formatConfigIssue } from './errors.js';
 export type { ConfigIssue, SwitchboardErrorOptions } from './errors.js';
 export { noopLogger } from './logger.js';
 export type { Logger, LogFields } from './logger.js';
-export { loadConfig } from './config/load-config.js';
+export { loadConfig, normalizeConfig } from './config/config-entry.js';
 export type { LoadConfigOptions, LoadedConfig } from './config/load-config.js';
-export { normalizeConfig } from './config/normalize-config.js';
 export type { NormalizeConfigOptions, NormalizedConfig } from './config/normalize-config.js';
 export { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_STARTUP_TIMEOUT_MS } from './config/server-spec.js';
 export type { HttpServerSpec, NamingStrategy, ProtocolMode, ServerSpec, StdioServerSpec, SwitchboardConfig } from './config/server-spec.js';

@@ -2,10 +2,56 @@
  * @module to-switchboard-error
  * The one mapping from foreign errors (MCP SDK v2, fetch, Node) to {@link SwitchboardError}. It is the
  * only place allowed to look at an error's message.
+ *
+ * SDK errors are recognised by the brands the SDK stamps on every error it creates (what its own
+ * `instanceof` checks read), so this module does not load the SDK: a process that never touched the
+ * SDK (a stdio server on the lean path) cannot hold one of its errors anyway.
  */
 
-import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, SseError, UnauthorizedError } from '@modelcontextprotocol/client';
 import { ErrorCode, SwitchboardError, isSwitchboardError } from './errors.js';
+
+/** Where the SDK keeps an error's brands (`stampErrorBrands` in @modelcontextprotocol/core). */
+const SDK_ERROR_BRANDS = Symbol.for('mcp.sdk.errorBrands');
+
+/** The SDK's `SdkErrorCode` values this mapping distinguishes (checked against the SDK by a test). */
+export const SDK_ERROR_CODES = {
+  RequestTimeout: 'REQUEST_TIMEOUT',
+  ConnectionClosed: 'CONNECTION_CLOSED',
+  NotConnected: 'NOT_CONNECTED',
+  SendFailed: 'SEND_FAILED',
+  CapabilityNotSupported: 'CAPABILITY_NOT_SUPPORTED',
+  MethodNotSupportedByProtocolVersion: 'METHOD_NOT_SUPPORTED_BY_PROTOCOL_VERSION',
+  EraNegotiationFailed: 'ERA_NEGOTIATION_FAILED',
+  ClientHttpAuthentication: 'CLIENT_HTTP_AUTHENTICATION',
+  ClientHttpForbidden: 'CLIENT_HTTP_FORBIDDEN',
+} as const;
+
+/** JSON-RPC error codes with a mapping of their own. */
+const RPC_UNSUPPORTED_PROTOCOL_VERSION = -32022;
+const RPC_REQUEST_TIMEOUT = -32001;
+
+/** True when the SDK created `error` as an instance of the class branded `brand` (e.g. `mcp.SdkError`). */
+function hasSdkBrand(error: unknown, brand: string): boolean {
+  if (typeof error !== 'object' || error === null || !Object.prototype.hasOwnProperty.call(error, SDK_ERROR_BRANDS)) return false;
+  const brands: unknown = (error as Record<symbol, unknown>)[SDK_ERROR_BRANDS];
+  return brands instanceof Set && brands.has(brand);
+}
+
+/**
+ * A JSON-RPC error answered by a server, as a plain Error shaped like the SDK's `ProtocolError`
+ * (`code`, `data`): the lean request path gets error responses without the SDK loaded.
+ */
+export class RpcError extends Error {
+  readonly code: number;
+  readonly data: unknown;
+
+  constructor(code: number, message: string, data?: unknown) {
+    super(message);
+    this.name = 'ProtocolError';
+    this.code = code;
+    this.data = data;
+  }
+}
 
 /** Context for {@link toSwitchboardError}. */
 export interface ErrorContext {
@@ -33,14 +79,20 @@ export function toSwitchboardError(error: unknown, context: ErrorContext = {}): 
   if (context.aborted === true || (error instanceof Error && error.name === 'AbortError')) {
     return make(ErrorCode.RequestCancelled, 'cancelled');
   }
-  if (error instanceof UnauthorizedError) {
+  if (hasSdkBrand(error, 'mcp.UnauthorizedError')) {
     return make(ErrorCode.ServerUnauthorized, 'the server requires authorization (HTTP 401)', {
       hint: 'set `apiKey` or an Authorization header, or log in with `switchboard login`',
       details: { status: 401 },
     });
   }
-  if (error instanceof SdkHttpError) return httpError(error.status, error.statusText, make);
-  if (error instanceof SseError && typeof error.code === 'number' && error.code >= 400) return httpError(error.code, undefined, make);
+  if (hasSdkBrand(error, 'mcp.SdkHttpError')) {
+    const { status, statusText } = error as { status?: unknown; statusText?: unknown };
+    if (typeof status === 'number') return httpError(status, typeof statusText === 'string' ? statusText : undefined, make);
+  }
+  if (hasSdkBrand(error, 'mcp.SseError')) {
+    const status = (error as { code?: unknown }).code;
+    if (typeof status === 'number' && status >= 400) return httpError(status, undefined, make);
+  }
   const network = networkErrorCode(error);
   if (network !== undefined) {
     return make(ErrorCode.ServerDisconnected, `cannot reach the server (${network})`, {
@@ -48,43 +100,45 @@ export function toSwitchboardError(error: unknown, context: ErrorContext = {}): 
       details: { networkCode: network },
     });
   }
-  if (error instanceof SdkError) {
-    const status = httpStatusOf(error.data);
+  if (hasSdkBrand(error, 'mcp.SdkError')) {
+    const sdkError = error as Error & { code?: unknown; data?: unknown };
+    const status = httpStatusOf(sdkError.data);
     if (status !== undefined) return httpError(status, undefined, make);
-    switch (error.code) {
-      case SdkErrorCode.RequestTimeout:
+    switch (sdkError.code) {
+      case SDK_ERROR_CODES.RequestTimeout:
         return make(ErrorCode.RequestTimeout, 'no answer within the deadline', {
           hint: 'the server may be busy or stuck; raise `callTimeout` if the work is legitimately slow',
         });
-      case SdkErrorCode.ConnectionClosed:
-      case SdkErrorCode.NotConnected:
-      case SdkErrorCode.SendFailed:
+      case SDK_ERROR_CODES.ConnectionClosed:
+      case SDK_ERROR_CODES.NotConnected:
+      case SDK_ERROR_CODES.SendFailed:
         return make(ErrorCode.ServerDisconnected, 'the connection to the server closed');
-      case SdkErrorCode.CapabilityNotSupported:
-      case SdkErrorCode.MethodNotSupportedByProtocolVersion:
-        return make(ErrorCode.CapabilityNotSupported, error.message);
-      case SdkErrorCode.EraNegotiationFailed: {
+      case SDK_ERROR_CODES.CapabilityNotSupported:
+      case SDK_ERROR_CODES.MethodNotSupportedByProtocolVersion:
+        return make(ErrorCode.CapabilityNotSupported, sdkError.message);
+      case SDK_ERROR_CODES.EraNegotiationFailed: {
         // The probe failing on the network is a connection problem, not a version one.
-        const cause = typeof error.data === 'object' && error.data !== null ? (error.data as { cause?: unknown }).cause : undefined;
+        const cause = typeof sdkError.data === 'object' && sdkError.data !== null ? (sdkError.data as { cause?: unknown }).cause : undefined;
         if (cause !== undefined) {
           return make(ErrorCode.ServerDisconnected, `cannot reach the server (${innermostMessage(cause)})`, { hint: 'check the URL and that the server is running' });
         }
-        return make(ErrorCode.ProtocolVersionUnsupported, error.message);
+        return make(ErrorCode.ProtocolVersionUnsupported, sdkError.message);
       }
-      case SdkErrorCode.ClientHttpAuthentication:
+      case SDK_ERROR_CODES.ClientHttpAuthentication:
         return httpError(401, undefined, make);
-      case SdkErrorCode.ClientHttpForbidden:
+      case SDK_ERROR_CODES.ClientHttpForbidden:
         return httpError(403, undefined, make);
       default:
-        return make(ErrorCode.ServerRequestFailed, error.message, { details: { sdkCode: error.code } });
+        return make(ErrorCode.ServerRequestFailed, sdkError.message, { details: { sdkCode: sdkError.code } });
     }
   }
-  if (error instanceof ProtocolError) {
-    if (error.code === -32022) {
-      return make(ErrorCode.ProtocolVersionUnsupported, error.message, { details: { rpcCode: error.code, data: error.data } });
+  if (error instanceof RpcError || (hasSdkBrand(error, 'mcp.ProtocolError') && typeof (error as { code?: unknown }).code === 'number')) {
+    const { code, data, message } = error as RpcError;
+    if (code === RPC_UNSUPPORTED_PROTOCOL_VERSION) {
+      return make(ErrorCode.ProtocolVersionUnsupported, message, { details: { rpcCode: code, data } });
     }
-    if (error.code === -32001) return make(ErrorCode.RequestTimeout, error.message, { details: { rpcCode: error.code } });
-    return make(ErrorCode.ServerRequestFailed, error.message, { details: { rpcCode: error.code } });
+    if (code === RPC_REQUEST_TIMEOUT) return make(ErrorCode.RequestTimeout, message, { details: { rpcCode: code } });
+    return make(ErrorCode.ServerRequestFailed, message, { details: { rpcCode: code } });
   }
   if (error instanceof Error) {
     const version = UNSUPPORTED_VERSION.exec(error.message)?.[1];
@@ -125,15 +179,15 @@ function httpError(
   return make(ErrorCode.ServerHttpError, `HTTP ${status}${text}`, { details: { status } });
 }
 
+function httpStatusOf(data: unknown): number | undefined {
+  if (typeof data === 'object' && data !== null && 'status' in data && typeof data.status === 'number') return data.status;
+  return undefined;
+}
+
 function innermostMessage(error: unknown): string {
   let current = error;
   for (let depth = 0; depth < 6 && current instanceof Error && current.cause instanceof Error; depth++) current = current.cause;
   return current instanceof Error ? current.message : String(current);
-}
-
-function httpStatusOf(data: unknown): number | undefined {
-  if (typeof data === 'object' && data !== null && 'status' in data && typeof data.status === 'number') return data.status;
-  return undefined;
 }
 
 /** A Node network error code (ECONNREFUSED, ENOTFOUND, …) anywhere in the cause chain (SDK errors keep it in `data.cause`). */
@@ -143,8 +197,7 @@ function networkErrorCode(error: unknown): string | undefined {
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code;
     const data = (current as { data?: unknown }).data;
-    const next = (current as { cause?: unknown }).cause ?? (typeof data === 'object' && data !== null ? (data as { cause?: unknown }).cause : undefined);
-    current = next;
+    current = (current as { cause?: unknown }).cause ?? (typeof data === 'object' && data !== null ? (data as { cause?: unknown }).cause : undefined);
   }
   return undefined;
 }

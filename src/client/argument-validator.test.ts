@@ -1,4 +1,4 @@
-import { expect, test } from 'vitest';
+import { describe, expect, it, test } from 'vitest';
 import { ArgumentValidator, formatArgumentProblems } from './argument-validator.js';
 
 const schema = {
@@ -32,4 +32,35 @@ test('valid arguments pass; a schema that does not compile is not enforced', asy
 
 test('a string where an object is expected', async () => {
   expect(await new ArgumentValidator().validate({ type: 'object' }, 'text')).toEqual([{ path: '', message: 'must be of type object' }]);
+});
+
+const simpleSchema = () => ({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false });
+
+describe('ArgumentValidator', () => {
+  it('reports problems an LLM can act on', async () => {
+    const validator = new ArgumentValidator();
+    expect(await validator.validate(simpleSchema(), { text: 1, extra: true })).toEqual([
+      { path: 'extra', message: 'is not an accepted argument' },
+      { path: 'text', message: 'must be of type string' },
+    ]);
+  });
+
+  it('answers synchronously once a schema is compiled, and concurrent first calls share the compilation', async () => {
+    const validator = new ArgumentValidator();
+    const tool = simpleSchema();
+    const first = validator.validate(tool, { text: 'a' });
+    const second = validator.validate(tool, {});
+    expect(first).toBeInstanceOf(Promise);
+    expect(second).toBeInstanceOf(Promise);
+    expect(await first).toEqual([]);
+    expect(await second).toEqual([{ path: 'text', message: 'is required but missing' }]);
+    expect(validator.validate(tool, { text: 'b' })).toEqual([]);
+  });
+
+  it('keeps the compiled validator for an equal schema listed again (a new object)', async () => {
+    const validator = new ArgumentValidator();
+    await validator.validate(simpleSchema(), { text: 'a' });
+    const relisted = simpleSchema();
+    expect(validator.validate(relisted, {})).toEqual([{ path: 'text', message: 'is required but missing' }]);
+  });
 });

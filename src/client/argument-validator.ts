@@ -32,24 +32,54 @@ async function getAjv(): Promise<AjvInstance> {
   return ajvPromise;
 }
 
-/** Compiles and caches validators per schema object. */
+type Compiled = ValidateFunction | null | Promise<ValidateFunction | null>;
+
+/** Schemas remembered by their JSON text, so that a re-listed tool keeps its compiled validator. */
+const MAX_SCHEMAS_BY_TEXT = 2_000;
+
+/**
+ * Compiles and caches validators per schema object, and per schema text: a `tools/list` after
+ * `list_changed` brings new objects for the same schemas, and compiling again costs far more than
+ * serializing the schema once.
+ */
 export class ArgumentValidator {
-  readonly #compiled = new WeakMap<JsonSchema, ValidateFunction | null>();
+  readonly #compiled = new WeakMap<JsonSchema, Compiled>();
+  readonly #byText = new Map<string, Compiled>();
   readonly #logger: Logger;
 
   constructor(logger: Logger = noopLogger) {
     this.#logger = logger;
   }
 
-  /** The problems of `args` against `schema` (empty when valid or when the schema cannot be compiled). */
-  async validate(schema: JsonSchema, args: unknown): Promise<ArgumentProblem[]> {
+  /**
+   * The problems of `args` against `schema` (empty when valid or when the schema cannot be compiled).
+   * Synchronous once the schema is compiled (no promise or microtask per call); a promise only on a
+   * schema's first calls, which share one compilation.
+   */
+  validate(schema: JsonSchema, args: unknown): ArgumentProblem[] | Promise<ArgumentProblem[]> {
     let validate = this.#compiled.get(schema);
     if (validate === undefined) {
-      validate = await this.#compile(schema);
+      const text = JSON.stringify(schema);
+      validate = this.#byText.get(text);
+      if (validate === undefined) {
+        const compiling = this.#compile(schema).then((compiled) => {
+          this.#compiled.set(schema, compiled);
+          this.#byText.set(text, compiled);
+          return compiled;
+        });
+        if (this.#byText.size >= MAX_SCHEMAS_BY_TEXT) this.#byText.clear();
+        this.#byText.set(text, compiling);
+        validate = compiling;
+      }
       this.#compiled.set(schema, validate);
     }
-    if (validate === null || validate(args)) return [];
-    return ((validate.errors ?? []) as AjvError[]).map(describeError);
+    if (validate instanceof Promise) {
+      return validate.then((compiled) => {
+        this.#compiled.set(schema, compiled);
+        return check(compiled, args);
+      });
+    }
+    return check(validate, args);
   }
 
   async #compile(schema: JsonSchema): Promise<ValidateFunction | null> {
@@ -63,6 +93,13 @@ export class ArgumentValidator {
       return null;
     }
   }
+}
+
+const NO_PROBLEMS: ArgumentProblem[] = [];
+
+function check(validate: ValidateFunction | null, args: unknown): ArgumentProblem[] {
+  if (validate === null || validate(args)) return NO_PROBLEMS;
+  return ((validate.errors ?? []) as AjvError[]).map(describeError);
 }
 
 function describeError(error: AjvError): ArgumentProblem {

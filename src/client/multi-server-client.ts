@@ -9,7 +9,6 @@
 import type { Registry } from 'prom-client';
 import type { CachePolicy, RetryPolicy, ServerSpec, SwitchboardConfig } from '../config/server-spec.js';
 import { DEFAULT_RETRY_POLICY } from '../config/server-spec.js';
-import { normalizeConfig } from '../config/normalize-config.js';
 import type { ConfigIssue } from '../errors.js';
 import { ErrorCode, SwitchboardError, isSwitchboardError } from '../errors.js';
 import { noopLogger, type Logger } from '../logger.js';
@@ -127,7 +126,7 @@ export interface MultiServerClientOptions extends Omit<ServerConnectionOptions, 
   logger?: Logger;
   /** Check arguments against `inputSchema` before sending. @default true */
   validateArguments?: boolean;
-  /** @default DEFAULT_LIST_CHANGED_DEBOUNCE_MS */
+  /** Wait for more `list_changed` before re-listing; 0 re-lists at once. @default DEFAULT_LIST_CHANGED_DEBOUNCE_MS */
   listChangedDebounceMs?: number;
   /** Retry failed servers in the background, and reconnect servers that go away. @default true */
   retryFailedServers?: boolean;
@@ -239,7 +238,8 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
    * `status()` and retried in the background.
    */
   static async connect(config: ConfigInput, options: MultiServerClientOptions = {}): Promise<MultiServerClient> {
-    const { config: normalized, warnings } = isNormalized(config) ? { config, warnings: [] } : normalizeConfig(config);
+    // Loaded on first use: config validation brings zod, which a program passing specs never needs.
+    const { config: normalized, warnings } = isNormalized(config) ? { config, warnings: [] } : (await import('../config/normalize-config.js')).normalizeConfig(config);
     const client = new MultiServerClient(normalized, warnings, options);
     try {
       await client.#startAll();
@@ -365,10 +365,17 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     if (connection !== entry.connection) return;
     const existing = entry.listTimers.get(kind);
     if (existing !== undefined) clearTimeout(existing);
+    const debounceMs = this.#options.listChangedDebounceMs ?? DEFAULT_LIST_CHANGED_DEBOUNCE_MS;
+    if (debounceMs <= 0) {
+      // No debouncing asked: re-list now rather than after a timer's minimum 1 ms.
+      entry.listTimers.delete(kind);
+      void this.#refreshList(entry, connection, kind);
+      return;
+    }
     const timer = setTimeout(() => {
       entry.listTimers.delete(kind);
       void this.#refreshList(entry, connection, kind);
-    }, this.#options.listChangedDebounceMs ?? DEFAULT_LIST_CHANGED_DEBOUNCE_MS);
+    }, debounceMs);
     entry.listTimers.set(kind, timer);
   }
 
@@ -437,7 +444,9 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
         if (this.#tools.route(tool.name) === undefined && state !== 'ready' && state !== 'degraded' && state !== 'reconnecting') this.#unavailable.set(tool.name, tool.server);
       }
       for (const tool of this.#tools.entries) this.#unavailable.delete(tool.name);
-      if (announce) this.emit('tools-changed', { ...this.#tools.diffFrom(previous), version: this.#tools.version, reason, ...(server === undefined ? {} : { server }) });
+      if (announce && this.listenerCount('tools-changed') > 0) {
+        this.emit('tools-changed', { ...this.#tools.diffFrom(previous), version: this.#tools.version, reason, ...(server === undefined ? {} : { server }) });
+      }
     }
     if (kind === 'all' || kind === 'prompts') {
       const previous = this.#prompts;
@@ -448,7 +457,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
         previous,
         'prompt',
       );
-      if (announce && kind === 'prompts') this.emit('prompts-changed', { ...this.#prompts.diffFrom(previous), version: this.#prompts.version, ...(server === undefined ? {} : { server }) });
+      if (announce && kind === 'prompts' && this.listenerCount('prompts-changed') > 0) this.emit('prompts-changed', { ...this.#prompts.diffFrom(previous), version: this.#prompts.version, ...(server === undefined ? {} : { server }) });
     }
     if (kind === 'all' || kind === 'resources') {
       this.#rebuildResources(ready);
@@ -522,7 +531,9 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     const tool = this.#tools.route(name);
     if (tool === undefined) throw this.#unknownTool(name);
     if (this.#options.validateArguments !== false) {
-      const problems = await this.#validator.validate(tool.inputSchema, args);
+      // Synchronous once the tool's schema is compiled: no extra microtask per call.
+      const checked = this.#validator.validate(tool.inputSchema, args);
+      const problems = Array.isArray(checked) ? checked : await checked;
       if (problems.length > 0) {
         throw new SwitchboardError(
           ErrorCode.InvalidArgument,
@@ -562,7 +573,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
       const generation = this.#cache.generation(server);
       let result: ToolResult;
       try {
-        result = await this.#callWithRetries(entry, entry.connection, tool, args, options, callId);
+        result = await this.#callWithRetries(entry, entry.connection, tool, args, options, callId, started);
       } finally {
         if (writes) this.#cache.invalidate(server);
       }
@@ -578,36 +589,48 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
 
   /**
    * Calls, retrying only when it is safe: the request provably never reached the server, or the tool
-   * says it is read-only or idempotent. A tool that may write is never sent twice.
+   * says it is read-only or idempotent. A tool that may write is never sent twice. Retries share the
+   * call's deadline.
    */
-  async #callWithRetries(entry: ServerEntry, connection: ServerConnection, tool: CatalogTool, args: Record<string, unknown>, options: CallOptions, callId: number): Promise<ToolResult> {
-    const policy = entry.spec.retry === false ? undefined : (entry.spec.retry ?? DEFAULT_RETRY_POLICY);
-    const deadline = Date.now() + (options.timeoutMs ?? entry.spec.callTimeoutMs);
-    const onProgress = options.onProgress;
-    const withProgress = onProgress !== undefined || this.listenerCount('tool-progress') > 0;
-    const callOptions: CallOptions = {
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-      ...(withProgress
-        ? {
-            onProgress: (progress: ProgressUpdate) => {
-              this.emit('tool-progress', { callId, name: tool.name, server: tool.server, ...progress });
-              onProgress?.(progress);
-            },
-          }
-        : {}),
-    };
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await connection.callTool(tool.originalName, args, { ...callOptions, timeoutMs: Math.max(1, deadline - Date.now()) });
-      } catch (error) {
-        const remaining = deadline - Date.now();
-        if (policy === undefined || attempt >= policy.attempts || remaining <= 0 || options.signal?.aborted === true || !isSafeToRetry(error, tool, policy)) throw error;
-        const delay = Math.min(remaining, backoffDelay(attempt - 1, { initialMs: policy.backoffMs, maxMs: policy.maxBackoffMs }));
+  async #callWithRetries(entry: ServerEntry, connection: ServerConnection, tool: CatalogTool, args: Record<string, unknown>, options: CallOptions, callId: number, started: number): Promise<ToolResult> {
+    const callOptions = this.#callOptions(options, callId, tool);
+    try {
+      return await connection.callTool(tool.originalName, args, callOptions);
+    } catch (firstError) {
+      const policy = entry.spec.retry === false ? undefined : (entry.spec.retry ?? DEFAULT_RETRY_POLICY);
+      if (policy === undefined || policy.attempts < 2 || !isSafeToRetry(firstError, tool, policy)) throw firstError;
+      const deadline = started + (options.timeoutMs ?? entry.spec.callTimeoutMs);
+      let error: unknown = firstError;
+      for (let attempt = 2; attempt <= policy.attempts; attempt++) {
+        const remaining = deadline - performance.now();
+        if (remaining <= 0 || options.signal?.aborted === true || !isSafeToRetry(error, tool, policy)) break;
         this.#stats.retried(tool.server, tool.originalName);
-        this.#logger.info('retrying a call that is safe to repeat', { server: tool.server, tool: tool.originalName, attempt: attempt + 1, error: isSwitchboardError(error) ? error.code : String(error) });
-        await abortableDelay(delay, options.signal);
+        this.#logger.info('retrying a call that is safe to repeat', { server: tool.server, tool: tool.originalName, attempt, error: isSwitchboardError(error) ? error.code : String(error) });
+        await abortableDelay(Math.min(remaining, backoffDelay(attempt - 2, { initialMs: policy.backoffMs, maxMs: policy.maxBackoffMs })), options.signal);
+        try {
+          return await connection.callTool(tool.originalName, args, { ...callOptions, timeoutMs: Math.max(1, deadline - performance.now()) });
+        } catch (retryError) {
+          error = retryError;
+        }
       }
+      throw error;
     }
+  }
+
+  /**
+   * The options for the connection. Progress is asked of the server only when the caller or a
+   * `tool-progress` listener wants it (a progress token changes the request the server sees).
+   */
+  #callOptions(options: CallOptions, callId: number, tool: CatalogTool): CallOptions {
+    const onProgress = options.onProgress;
+    if (onProgress === undefined && this.listenerCount('tool-progress') === 0) return options;
+    return {
+      ...options,
+      onProgress: (progress: ProgressUpdate) => {
+        this.emit('tool-progress', { callId, name: tool.name, server: tool.server, ...progress });
+        onProgress?.(progress);
+      },
+    };
   }
 
   #cachePolicyFor(entry: ServerEntry, tool: CatalogTool): CachePolicy | undefined {

@@ -28,19 +28,22 @@ export class RoutedCatalog<E extends RoutedEntry> {
   readonly entries: readonly E[];
   readonly report: NameReport;
   readonly #byName: Map<string, E>;
+  /** Entries by server and original name: built once, used by the next build and by diffs. */
+  readonly #byOrigin: Map<string, E>;
   readonly #aliases: Map<string, E>;
 
-  private constructor(version: number, entries: E[], report: NameReport, aliases: Map<string, E>) {
+  private constructor(version: number, entries: E[], report: NameReport, byName: Map<string, E>, byOrigin: Map<string, E>, aliases: Map<string, E>) {
     this.version = version;
     this.entries = entries;
     this.report = report;
-    this.#byName = new Map(entries.map((entry) => [entry.name, entry]));
+    this.#byName = byName;
+    this.#byOrigin = byOrigin;
     this.#aliases = aliases;
   }
 
   /** An empty catalog. */
   static empty<E extends RoutedEntry>(strategy: NamingStrategy): RoutedCatalog<E> {
-    return new RoutedCatalog<E>(0, [], { strategy, renames: [], collisions: [], filtered: [] }, new Map());
+    return new RoutedCatalog<E>(0, [], { strategy, renames: [], collisions: [], filtered: [] }, new Map(), new Map(), new Map());
   }
 
   /**
@@ -56,17 +59,24 @@ export class RoutedCatalog<E extends RoutedEntry> {
   ): RoutedCatalog<E> {
     const { items, report } = buildNameCatalog(sources, strategy, kind);
     const entries = items.map(toEntry);
-    const byName = new Map(entries.map((entry) => [entry.name, entry]));
-    const byOrigin = new Map(entries.map((entry) => [originKey(entry), entry]));
+    const byName = new Map<string, E>();
+    const byOrigin = new Map<string, E>();
+    for (const entry of entries) {
+      byName.set(entry.name, entry);
+      byOrigin.set(originKey(entry), entry);
+    }
     const aliases = new Map<string, E>();
     if (previous !== undefined) {
-      for (const [name, old] of [...previous.#aliases, ...previous.#byName]) {
-        if (byName.has(name)) continue;
+      const keep = (name: string, old: E): void => {
+        if (byName.has(name)) return;
         const current = byOrigin.get(originKey(old));
         if (current !== undefined) aliases.set(name, current);
-      }
+      };
+      for (const [name, old] of previous.#aliases) keep(name, old);
+      // A name that still routes to the same origin needs no alias (the common case of a re-list).
+      for (const [name, old] of previous.#byName) if (!byName.has(name)) keep(name, old);
     }
-    return new RoutedCatalog(previous === undefined ? 1 : previous.version + 1, entries, report, aliases);
+    return new RoutedCatalog(previous === undefined ? 1 : previous.version + 1, entries, report, byName, byOrigin, aliases);
   }
 
   /** The entry an exposed name (or a still-valid earlier name) routes to. */
@@ -82,14 +92,12 @@ export class RoutedCatalog<E extends RoutedEntry> {
   /** What changed from `previous` to this version. */
   diffFrom(previous: RoutedCatalog<E>): CatalogDiff {
     const diff: CatalogDiff = { added: [], removed: [], renamed: [] };
-    const previousByOrigin = new Map(previous.entries.map((entry) => [originKey(entry), entry]));
-    const currentOrigins = new Set(this.entries.map(originKey));
-    for (const entry of this.entries) {
-      const old = previousByOrigin.get(originKey(entry));
+    for (const [origin, entry] of this.#byOrigin) {
+      const old = previous.#byOrigin.get(origin);
       if (old === undefined) diff.added.push(entry.name);
       else if (old.name !== entry.name) diff.renamed.push({ from: old.name, to: entry.name });
     }
-    for (const entry of previous.entries) if (!currentOrigins.has(originKey(entry))) diff.removed.push(entry.name);
+    for (const [origin, entry] of previous.#byOrigin) if (!this.#byOrigin.has(origin)) diff.removed.push(entry.name);
     return diff;
   }
 }

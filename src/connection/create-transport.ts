@@ -4,9 +4,10 @@
  * Streamable HTTP transport, or its legacy SSE transport.
  */
 
-import { SSEClientTransport, StreamableHTTPClientTransport, type AuthProvider, type FetchLike, type OAuthClientProvider } from '@modelcontextprotocol/client';
+import type { AuthProvider, FetchLike, OAuthClientProvider, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { HttpServerSpec, StdioServerSpec } from '../config/server-spec.js';
 import { isDebugEnabled, type Logger } from '../logger.js';
+import { loadClientSdk } from './client-sdk.js';
 import { redactHeaders } from './redact.js';
 import { StdioProcessTransport } from './stdio-process-transport.js';
 
@@ -36,8 +37,9 @@ export function createStdioTransport(spec: StdioServerSpec, logger: Logger, onSt
   });
 }
 
-/** Creates a Streamable HTTP or legacy SSE transport for a spec. */
-export function createHttpTransport(kind: 'http' | 'sse', spec: HttpServerSpec, options: HttpTransportOptions): StreamableHTTPClientTransport | SSEClientTransport {
+/** Creates a Streamable HTTP or legacy SSE transport for a spec (loading the SDK on first use). */
+export async function createHttpTransport(kind: 'http' | 'sse', spec: HttpServerSpec, options: HttpTransportOptions): Promise<StreamableHTTPClientTransport | SSEClientTransport> {
+  const { SSEClientTransport, StreamableHTTPClientTransport } = await loadClientSdk();
   const url = new URL(spec.url);
   const fetch = tracingFetch(options.fetch ?? globalThis.fetch, spec.name, options.logger);
   const common = {

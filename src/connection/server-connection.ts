@@ -8,22 +8,25 @@
  *
  * The SDK `Client` owns the handshake, server→client requests and notifications. On 2025-era
  * connections, requests go through {@link LeanRequester} on the same transport (see its module doc).
+ * Stdio servers in legacy mode without server→client handlers run on {@link LeanClient} instead, and
+ * the SDK is then never loaded (it is imported lazily, by {@link loadClientSdk}, when needed).
  */
 
-import { Client, ProtocolError, SUPPORTED_PROTOCOL_VERSIONS, type ClientCapabilities, type JSONRPCMessage } from '@modelcontextprotocol/client';
-import type { AuthProvider, FetchLike, OAuthClientProvider, Transport } from '@modelcontextprotocol/client';
+import type { AuthProvider, Client, ClientCapabilities, FetchLike, JSONRPCMessage, OAuthClientProvider, Transport } from '@modelcontextprotocol/client';
 import type { HttpServerSpec, ServerSpec, StdioServerSpec } from '../config/server-spec.js';
 import { DEFAULT_HEALTH_CHECK_POLICY, DEFAULT_RESTART_POLICY, DEFAULT_STDIO_PROBE_TIMEOUT_MS, secretValuesOf } from '../config/server-spec.js';
 import { ErrorCode, SwitchboardError, isSwitchboardError } from '../errors.js';
 import { isDebugEnabled, noopLogger, type Logger } from '../logger.js';
 import { normalizeToolResult } from '../result/normalize-tool-result.js';
 import type { ToolResult } from '../result/tool-result.js';
-import { toSwitchboardError } from '../to-switchboard-error.js';
+import { RpcError, toSwitchboardError } from '../to-switchboard-error.js';
 import { backoffDelay } from '../util/backoff.js';
 import { TypedEmitter } from '../util/typed-emitter.js';
 import { VERSION } from '../version.js';
+import { loadClientSdk } from './client-sdk.js';
 import { createHttpTransport, createStdioTransport, type TransportKind } from './create-transport.js';
-import { LeanRequester, type ProgressUpdate, type RpcErrorPayload } from './lean-requester.js';
+import { LEGACY_PROTOCOL_VERSIONS, LeanClient } from './lean-client.js';
+import { LeanRequester, type LeanRequestOptions, type ProgressUpdate, type RpcErrorPayload } from './lean-requester.js';
 import {
   LIST_METHODS,
   invalidListItem,
@@ -111,7 +114,7 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
   readonly #options: ServerConnectionOptions;
   readonly #logger: Logger;
   #state: ServerState = 'connecting';
-  #client: Client | undefined;
+  #client: Client | LeanClient | undefined;
   #transport: Transport | undefined;
   #stdio: StdioProcessTransport | undefined;
   #lean: LeanRequester | undefined;
@@ -133,11 +136,14 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
   /** HTTP sessions the server forgot (404): their in-flight requests are safe to resend. */
   readonly #expiredSessions = new Set<string>();
   readonly #stderrTail: string[] = [];
+  /** Request options of a call that sets none of its own (shared: the per-call path allocates less). */
+  readonly #defaultRequestOptions: LeanRequestOptions;
 
   constructor(spec: ServerSpec, options: ServerConnectionOptions = {}) {
     super();
     this.spec = spec;
     this.#options = options;
+    this.#defaultRequestOptions = { timeoutMs: spec.callTimeoutMs };
     this.#logger = (options.logger ?? noopLogger).child({ server: spec.name });
     this.onListenerError = (error, event) => this.#logger.error('event listener threw', { event, error: String(error) });
   }
@@ -422,8 +428,14 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
     const stdio = createStdioTransport(spec, this.#logger, (line) => this.emit('stderr', { server: spec.name, line }));
     this.#stdio = stdio;
     this.#transportKind = 'stdio';
-    const client = this.#createClient(spec.protocol === 'legacy' ? undefined : spec.protocol, DEFAULT_STDIO_PROBE_TIMEOUT_MS);
     const transport = new TappedStdioTransport(stdio, this.#tap());
+    if (this.#canUseLeanClient(spec)) {
+      // Without debug tracing, per-call messages skip the tap and are written without a promise.
+      const send = isDebugEnabled(this.#logger) ? undefined : (message: JSONRPCMessage) => stdio.sendNow(message);
+      await this.#handshake(this.#createLeanClient(send), transport, signal);
+      return;
+    }
+    const client = await this.#createClient(spec.protocol === 'legacy' ? undefined : spec.protocol, DEFAULT_STDIO_PROBE_TIMEOUT_MS);
     await this.#handshake(client, transport, signal);
   }
 
@@ -435,8 +447,8 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
     };
     if (spec.transport !== 'sse') {
       this.#transportKind = 'http';
-      const client = this.#createClient(spec.protocol === 'legacy' ? undefined : spec.protocol, undefined);
-      const transport = new TappedTransport(createHttpTransport('http', spec, httpOptions), this.#tap());
+      const client = await this.#createClient(spec.protocol === 'legacy' ? undefined : spec.protocol, undefined);
+      const transport = new TappedTransport(await createHttpTransport('http', spec, httpOptions), this.#tap());
       try {
         await this.#handshake(client, transport, signal);
         return;
@@ -448,12 +460,56 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
     }
     // An SSE fallback must use a 2025 (legacy-mode) client: SSE servers predate 2026-07-28.
     this.#transportKind = 'sse';
-    const client = this.#createClient(undefined, undefined);
-    const transport = new TappedTransport(createHttpTransport('sse', spec, httpOptions), this.#tap());
+    const client = await this.#createClient(undefined, undefined);
+    const transport = new TappedTransport(await createHttpTransport('sse', spec, httpOptions), this.#tap());
     await this.#handshake(client, transport, signal);
   }
 
-  #createClient(mode: ServerSpec['protocol'] | undefined, probeTimeoutMs: number | undefined): Client {
+  /** The SDK-free session serves stdio, the 2025 era, and no server→client requests but ping. */
+  #canUseLeanClient(spec: StdioServerSpec): boolean {
+    const { leanRequests, onElicitation, onSampling, roots } = this.#options;
+    return spec.protocol === 'legacy' && leanRequests !== false && onElicitation === undefined && onSampling === undefined && roots === undefined;
+  }
+
+  #createLeanClient(send: ((message: JSONRPCMessage) => void) | undefined): LeanClient {
+    const server = this.spec.name;
+    return new LeanClient({
+      clientInfo: this.#options.clientInfo ?? { name: 'mcp-switchboard', version: VERSION },
+      capabilities: {},
+      serverName: server,
+      ...(send === undefined ? {} : { send }),
+      onRpcError: (error, method) => rpcError(error, server, method),
+      onNotification: (method, params) => this.#onNotification(method, params),
+      onError: (error) => this.#logger.debug('protocol error', { error: error.message }),
+    });
+  }
+
+  /** Notifications on the lean session, checked as the SDK's handlers would see them. */
+  #onNotification(method: string, params: Record<string, unknown>): void {
+    const server = this.spec.name;
+    switch (method) {
+      case 'notifications/tools/list_changed':
+        this.emit('list-changed', { server, kind: 'tools' });
+        break;
+      case 'notifications/prompts/list_changed':
+        this.emit('list-changed', { server, kind: 'prompts' });
+        break;
+      case 'notifications/resources/list_changed':
+        this.emit('list-changed', { server, kind: 'resources' });
+        break;
+      case 'notifications/resources/updated':
+        if (typeof params.uri === 'string') this.emit('resource-updated', { server, uri: params.uri });
+        break;
+      case 'notifications/message':
+        if (typeof params.level === 'string') {
+          this.emit('log', { server, level: params.level, ...(typeof params.logger === 'string' ? { logger: params.logger } : {}), data: params.data });
+        }
+        break;
+    }
+  }
+
+  async #createClient(mode: ServerSpec['protocol'] | undefined, probeTimeoutMs: number | undefined): Promise<Client> {
+    const { Client } = await loadClientSdk();
     const capabilities: ClientCapabilities = {};
     if (this.#options.onElicitation !== undefined) capabilities.elicitation = { form: { applyDefaults: true } };
     if (this.#options.onSampling !== undefined) capabilities.sampling = {};
@@ -493,17 +549,18 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
     return client;
   }
 
-  async #handshake(client: Client, transport: TappedTransport, signal: AbortSignal): Promise<void> {
+  async #handshake(client: Client | LeanClient, transport: TappedTransport, signal: AbortSignal): Promise<void> {
     this.#client = client;
     this.#transport = transport;
-    this.#lean = undefined;
+    // The lean session's requester carries the handshake too, so it takes responses from the start.
+    this.#lean = client instanceof LeanClient ? client.requester : undefined;
     signal.throwIfAborted();
     const aborted = new Promise<never>((_, reject) => {
       signal.addEventListener('abort', () => reject(signal.reason), { once: true });
     });
     aborted.catch(() => {});
     await Promise.race([client.connect(transport, { signal, timeout: this.spec.startupTimeoutMs }), aborted]);
-    if (client.getProtocolEra() === 'legacy' && this.#options.leanRequests !== false) {
+    if (!(client instanceof LeanClient) && client.getProtocolEra() === 'legacy' && this.#options.leanRequests !== false) {
       this.#lean = new LeanRequester((message) => transport.send(message), this.spec.name, (error, method) => rpcError(error, this.spec.name, method));
     }
   }
@@ -597,7 +654,9 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
     // A call made while the server is being restarted waits for it (it has not reached the server).
     if (!this.#isReady()) await this.#whenReady(options.timeoutMs ?? this.spec.callTimeoutMs, options.signal);
     const client = this.#readyClient();
-    if (this.#lean === undefined) {
+    const lean = this.#lean;
+    if (lean === undefined) {
+      if (client instanceof LeanClient) throw new SwitchboardError(ErrorCode.Internal, `server "${this.spec.name}": the lean session has no requester`);
       try {
         const result = await client.callTool(
           { name, arguments: args },
@@ -613,7 +672,7 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
         throw this.#callError(error, `tools/call ${name}`, options.signal);
       }
     }
-    const raw = await this.request('tools/call', { name, arguments: args }, options, `tools/call ${name}`);
+    const raw = await this.#request('tools/call', { name, arguments: args }, options, name);
     return normalizeToolResult(raw, this.spec.name);
   }
 
@@ -641,13 +700,19 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
    * Sends any request and returns the raw result. Used by the methods above; exposed for methods
    * this class does not wrap (e.g. `completion/complete`, `logging/setLevel`).
    */
-  async request(method: string, params: Record<string, unknown> | undefined, options: CallOptions = {}, operation: string = method): Promise<unknown> {
+  request(method: string, params: Record<string, unknown> | undefined, options: CallOptions = {}): Promise<unknown> {
+    return this.#request(method, params, options, undefined);
+  }
+
+  /** `toolName` names the tool in errors of `tools/call` (the string is built only on failure). */
+  async #request(method: string, params: Record<string, unknown> | undefined, options: CallOptions, toolName: string | undefined): Promise<unknown> {
     const timeoutMs = options.timeoutMs ?? this.spec.callTimeoutMs;
     if (!this.#isReady()) await this.#whenReady(timeoutMs, options.signal);
     const session = this.#transport?.sessionId;
     try {
       return await this.#send(method, params, options, timeoutMs);
     } catch (error) {
+      const operation = toolName === undefined ? method : `${method} ${toolName}`;
       // A 404 for a known session means the server forgot it: the spec requires a new initialize.
       // Requests on that session never reached a live one (they 404 or are cut off by the
       // re-initialize), so sending them again is safe whatever they do.
@@ -670,19 +735,23 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
 
   async #send(method: string, params: Record<string, unknown> | undefined, options: CallOptions, timeoutMs: number): Promise<unknown> {
     const client = this.#readyClient();
-    if (this.#lean !== undefined) {
-      return this.#lean.request(method, params, {
-        timeoutMs,
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-        ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
-      });
-    }
+    if (this.#lean !== undefined) return this.#lean.request(method, params, this.#leanOptions(options, timeoutMs));
+    if (client instanceof LeanClient) throw new SwitchboardError(ErrorCode.Internal, `server "${this.spec.name}": the lean session has no requester`);
     return client.request({ method, ...(params === undefined ? {} : { params }) } as never, {
       timeout: timeoutMs,
       resetTimeoutOnProgress: true,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.onProgress === undefined ? {} : { onprogress: options.onProgress }),
     });
+  }
+
+  #leanOptions(options: CallOptions, timeoutMs: number = options.timeoutMs ?? this.spec.callTimeoutMs): LeanRequestOptions {
+    if (timeoutMs === this.spec.callTimeoutMs && options.signal === undefined && options.onProgress === undefined) return this.#defaultRequestOptions;
+    return {
+      timeoutMs,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+    };
   }
 
   /**
@@ -735,7 +804,7 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
     }
   }
 
-  #readyClient(): Client {
+  #readyClient(): Client | LeanClient {
     const client = this.#client;
     if (client !== undefined && (this.#state === 'ready' || this.#state === 'degraded')) return client;
     throw this.#notConnectedError();
@@ -824,7 +893,7 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
     const mapped = toSwitchboardError(error, { server: name });
     if (mapped.code === ErrorCode.ProtocolVersionUnsupported) {
       const serverVersion = typeof mapped.details.serverVersion === 'string' ? mapped.details.serverVersion : undefined;
-      const ours = [...SUPPORTED_PROTOCOL_VERSIONS].join(', ');
+      const ours = LEGACY_PROTOCOL_VERSIONS.join(', ');
       return new SwitchboardError(
         ErrorCode.ProtocolVersionUnsupported,
         serverVersion === undefined
@@ -834,7 +903,7 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
           server: name,
           cause: error,
           hint: 'upgrade the server (or this client); for a 2026-07-28-only server set `protocol: auto`',
-          details: { ...details, reason: 'protocol-version', serverVersion, supportedVersions: [...SUPPORTED_PROTOCOL_VERSIONS] },
+          details: { ...details, reason: 'protocol-version', serverVersion, supportedVersions: [...LEGACY_PROTOCOL_VERSIONS] },
         },
       );
     }
@@ -872,7 +941,7 @@ function isConnectionLoss(error: unknown): boolean {
 function rpcError(error: RpcErrorPayload, server: string, method: string): SwitchboardError {
   const code = typeof error?.code === 'number' ? error.code : -32603;
   const message = typeof error?.message === 'string' ? error.message : 'unknown error';
-  return toSwitchboardError(ProtocolError.fromError(code, message, error?.data), { server, operation: method });
+  return toSwitchboardError(new RpcError(code, message, error?.data), { server, operation: method });
 }
 
 function shouldFallBackToSse(error: unknown): boolean {

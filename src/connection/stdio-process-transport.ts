@@ -73,6 +73,7 @@ export class StdioProcessTransport implements Transport {
   #closeReported = false;
   #closing: Promise<void> | undefined;
   #exited: Promise<void> | undefined;
+  #drained: Promise<void> | undefined;
 
   constructor(options: StdioProcessTransportOptions) {
     this.#options = options;
@@ -155,16 +156,40 @@ export class StdioProcessTransport implements Transport {
 
   /** Writes one message as a line. Resolves once written (after `drain` when the pipe is full). */
   send(message: JSONRPCMessage): Promise<void> {
+    let written: boolean;
+    try {
+      written = this.#write(message);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (written) return Promise.resolve();
+    // One wait shared by every message queued behind a full pipe (not a listener per message).
+    this.#drained ??= new Promise<void>((resolve) =>
+      this.#child?.stdin?.once('drain', () => {
+        this.#drained = undefined;
+        resolve();
+      }),
+    );
+    return this.#drained;
+  }
+
+  /**
+   * Writes one message as a line now, without waiting for a full pipe to drain (Node buffers it):
+   * the per-call path's send, which needs no promise. Throws `SERVER_DISCONNECTED` when the server is
+   * not running.
+   */
+  sendNow(message: JSONRPCMessage): void {
+    this.#write(message);
+  }
+
+  #write(message: JSONRPCMessage): boolean {
     const stdin = this.#child?.stdin;
     if (stdin === undefined || stdin === null || stdin.destroyed || !stdin.writable || this.#exit !== undefined) {
-      return Promise.reject(
-        new SwitchboardError(ErrorCode.ServerDisconnected, `server "${this.#options.serverName}" is not running`, {
-          server: this.#options.serverName,
-        }),
-      );
+      throw new SwitchboardError(ErrorCode.ServerDisconnected, `server "${this.#options.serverName}" is not running`, {
+        server: this.#options.serverName,
+      });
     }
-    if (stdin.write(`${JSON.stringify(message)}\n`)) return Promise.resolve();
-    return new Promise((resolve) => stdin.once('drain', resolve));
+    return stdin.write(`${JSON.stringify(message)}\n`);
   }
 
   /**
@@ -218,7 +243,8 @@ export class StdioProcessTransport implements Transport {
   }
 
   #onLine(line: string): void {
-    const start = firstNonSpace(line);
+    // Almost every line starts with '{'; only others need the scan past leading blanks.
+    const start = line.charCodeAt(0) === 0x7b ? 0 : firstNonSpace(line);
     if (start === -1) return;
     const first = line.charCodeAt(start);
     // '{' or '[' (a 2025-03-26 batch); anything else is a stray print from the server.

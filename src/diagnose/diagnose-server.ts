@@ -202,7 +202,7 @@ async function openHttp(spec: HttpServerSpec, steps: DoctorStep[], logger: Logge
   const kinds: Array<'http' | 'sse'> = spec.transport === 'auto' ? ['http', 'sse'] : [spec.transport];
   const notes: string[] = [];
   for (const kind of kinds) {
-    const transport = createHttpTransport(kind, spec, { logger });
+    const transport = await createHttpTransport(kind, spec, { logger });
     const channel = new RawChannel(transport);
     try {
       await transport.start();

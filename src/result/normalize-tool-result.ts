@@ -8,15 +8,26 @@
 import { ErrorCode, SwitchboardError } from '../errors.js';
 import type { ContentItem, ToolResult } from './tool-result.js';
 
-/** Normalizes a raw result; throws `SERVER_REQUEST_FAILED` when it is not a tool result at all. */
+/**
+ * Normalizes a raw result; throws `SERVER_REQUEST_FAILED` when it is not a tool result at all. The
+ * result shares `content` with `raw` unless an item had to be replaced (no copy per call).
+ */
 export function normalizeToolResult(raw: unknown, server?: string): ToolResult {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw invalid('the result is not an object', server);
   const record = raw as Record<string, unknown>;
   const rawContent = record.content;
   let content: ContentItem[];
   if (Array.isArray(rawContent)) {
-    content = new Array<ContentItem>(rawContent.length);
-    for (let index = 0; index < rawContent.length; index++) content[index] = normalizeContentItem(rawContent[index], index, server);
+    // The server's array is kept unless an item has to be replaced (a parsed result is ours to keep).
+    content = rawContent as ContentItem[];
+    for (let index = 0; index < rawContent.length; index++) {
+      const item: unknown = rawContent[index];
+      const normalized = normalizeContentItem(item, index, server);
+      if (normalized !== item) {
+        if (content === rawContent) content = rawContent.slice() as ContentItem[];
+        content[index] = normalized;
+      }
+    }
   } else if (rawContent === undefined) {
     // 2024-10-07 servers may answer `{ toolResult }`.
     content = 'toolResult' in record ? [{ type: 'text', text: JSON.stringify(record.toolResult) }] : [];
