@@ -4,7 +4,16 @@
  * only place allowed to look at an error's message.
  */
 
-import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, UnauthorizedError } from '@modelcontextprotocol/client';
+import {
+  InsufficientScopeError,
+  OAuthClientFlowError,
+  OAuthError,
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+  UnauthorizedError,
+} from '@modelcontextprotocol/client';
 import { ErrorCode, SwitchboardError, isSwitchboardError } from './errors.js';
 
 /** Context for {@link toSwitchboardError}. */
@@ -32,6 +41,26 @@ export function toSwitchboardError(error: unknown, context: ErrorContext = {}): 
 
   if (context.aborted === true || (error instanceof Error && error.name === 'AbortError')) {
     return make(ErrorCode.RequestCancelled, 'cancelled');
+  }
+  // The OAuth layer raises our own error wrapped in the SDK's, so the SDK treats it as an auth failure.
+  if (error instanceof UnauthorizedError && isSwitchboardError(error.cause)) return error.cause;
+  if (error instanceof InsufficientScopeError) {
+    return make(ErrorCode.ServerUnauthorized, `the server refused access: insufficient scope${error.requiredScope === undefined ? '' : ` (needs ${error.requiredScope})`} (HTTP 403)`, {
+      hint: 'the credentials lack a permission this server requires',
+      details: { status: 403, reason: 'insufficient-scope' },
+    });
+  }
+  if (error instanceof OAuthError) {
+    return make(ErrorCode.ServerUnauthorized, `the authorization server answered ${error.code}${error.message === '' ? '' : `: ${error.message}`}`, {
+      hint: 'check the OAuth client settings (client id, secret, key); for a login, try `switchboard login NAME --force`',
+      details: { reason: 'oauth-error', oauthError: error.code },
+    });
+  }
+  if (error instanceof OAuthClientFlowError) {
+    return make(ErrorCode.ServerUnauthorized, error.message, {
+      hint: 'the authorization server or its metadata failed a security check; check the server URL',
+      details: { reason: 'oauth-check-failed', kind: error.name },
+    });
   }
   if (error instanceof UnauthorizedError) {
     return make(ErrorCode.ServerUnauthorized, 'the server requires authorization (HTTP 401)', {

@@ -12,6 +12,8 @@
 
 import { Client, ProtocolError, SUPPORTED_PROTOCOL_VERSIONS, type ClientCapabilities, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import type { AuthProvider, FetchLike, OAuthClientProvider, Transport } from '@modelcontextprotocol/client';
+import { createOAuthAuthorizer, type OAuthClientOptions } from '../auth/create-oauth-authorizer.js';
+import type { OAuthAuthorizer } from '../auth/oauth-authorizer.js';
 import type { HttpServerSpec, ServerSpec, StdioServerSpec } from '../config/server-spec.js';
 import { DEFAULT_STDIO_PROBE_TIMEOUT_MS, secretValuesOf } from '../config/server-spec.js';
 import { ErrorCode, SwitchboardError, isSwitchboardError } from '../errors.js';
@@ -63,8 +65,13 @@ export interface ServerConnectionOptions {
   roots?: () => Promise<Array<{ uri: string; name?: string }>>;
   /** A fetch for HTTP servers (e.g. one that pins resolved addresses). */
   fetch?: FetchLike;
-  /** Credentials for HTTP servers that require authorization. */
+  /** Credentials for HTTP servers that require authorization (used as given; `oauth` is then ignored). */
   authProvider?: AuthProvider | OAuthClientProvider;
+  /**
+   * OAuth for HTTP servers: the token store and how a login completes. Servers with `oauth:` in their
+   * entry use it always; with this option, every HTTP server without an Authorization header does.
+   */
+  oauth?: OAuthClientOptions;
   /**
    * Send requests on 2025-era connections through the lean path instead of the SDK's `request()`.
    * @default true
@@ -119,6 +126,7 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
   #connectAbort: AbortController | undefined;
   #readyAt: number | undefined;
   #pendingTeardown: Promise<void> | undefined;
+  #oauth: OAuthAuthorizer | null | undefined;
   readonly #stderrTail: string[] = [];
 
   constructor(spec: ServerSpec, options: ServerConnectionOptions = {}) {
@@ -244,10 +252,22 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
     await this.#handshake(client, transport, signal);
   }
 
+  /** The OAuth layer of this connection (kept across reconnects, so are its tokens), if it has one. */
+  get oauth(): OAuthAuthorizer | undefined {
+    if (this.#oauth === undefined) {
+      this.#oauth =
+        this.spec.type === 'http' && this.#options.authProvider === undefined
+          ? (createOAuthAuthorizer(this.spec, this.#options.oauth, { fetch: this.#options.fetch ?? globalThis.fetch, logger: this.#logger }) ?? null)
+          : null;
+    }
+    return this.#oauth ?? undefined;
+  }
+
   async #connectHttp(spec: HttpServerSpec, signal: AbortSignal): Promise<void> {
+    const fetch = this.oauth?.fetch ?? this.#options.fetch;
     const httpOptions = {
       logger: this.#logger,
-      ...(this.#options.fetch === undefined ? {} : { fetch: this.#options.fetch }),
+      ...(fetch === undefined ? {} : { fetch }),
       ...(this.#options.authProvider === undefined ? {} : { authProvider: this.#options.authProvider }),
     };
     if (spec.transport !== 'sse') {
