@@ -251,7 +251,8 @@ export class OAuthAuthorizer {
     const tokens = record.tokens;
     const state = record.discoveryState;
     if (tokens?.refresh_token === undefined || state === undefined) return false;
-    const clientInformation = await provider.clientInformation();
+    const issuer = tokens.issuer ?? state.authorizationServerMetadata?.issuer ?? state.authorizationServerUrl;
+    const clientInformation = await provider.clientInformation({ issuer });
     if (clientInformation === undefined) return false;
     try {
       const addClientAuthentication = provider.addClientAuthentication;

@@ -16,6 +16,7 @@ import {
   type AddClientAuthentication,
   type AuthorizationServerMetadata,
   type FetchLike,
+  type OAuthClientInformationContext,
   type OAuthClientMetadata,
   type OAuthClientProvider,
   type OAuthDiscoveryState,
@@ -162,10 +163,13 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
     return this.#expectedState;
   }
 
-  async clientInformation(): Promise<StoredOAuthClientInformation | undefined> {
+  async clientInformation(context?: OAuthClientInformationContext): Promise<StoredOAuthClientInformation | undefined> {
     const { clientId, clientSecret } = this.settings;
-    // A configured client is not stamped with an issuer: it is the user's to point at a server.
-    if (clientId !== undefined) return { client_id: clientId, ...(clientSecret === undefined ? {} : { client_secret: clientSecret }) };
+    // A configured client belongs to whichever authorization server the server names: stamp it with
+    // the issuer being asked about (the SDK binds credentials to issuers, SEP-2352).
+    if (clientId !== undefined) {
+      return { client_id: clientId, ...(clientSecret === undefined ? {} : { client_secret: clientSecret }), ...(context === undefined ? {} : { issuer: context.issuer }) };
+    }
     const stored = (await this.record()).clientInformation;
     if (stored === undefined) return undefined;
     if (this.settings.clientMetadataUrl !== undefined && stored.client_id !== this.settings.clientMetadataUrl && stored.client_id.startsWith('https://')) return undefined;
