@@ -50,6 +50,7 @@ export function createOAuthAuthorizer(
     serverUrl: spec.url,
     fetch: context.fetch,
     logger: context.logger,
+    configured: spec.oauth !== undefined,
     ...(options?.maxAuthorizationsPerRequest === undefined ? {} : { maxAuthorizationsPerRequest: options.maxAuthorizationsPerRequest }),
   });
 }

@@ -49,6 +49,12 @@ export interface OAuthAuthorizerOptions {
   maxAuthorizationsPerRequest?: number;
   /** @default DEFAULT_REFRESH_BEFORE_EXPIRY_MS */
   refreshBeforeExpiryMs?: number;
+  /**
+   * False when OAuth was not configured for this server but offered to every server (a token store was
+   * given): then only a `Bearer` challenge starts an authorization, and any other 401 (a server that
+   * wants an API key) is left to the transport. @default true
+   */
+  configured?: boolean;
 }
 
 interface Challenge {
@@ -66,6 +72,7 @@ export class OAuthAuthorizer {
   readonly #logger: Logger;
   readonly #maxAuthorizations: number;
   readonly #refreshBeforeExpiryMs: number;
+  readonly #configured: boolean;
   #inFlight: Promise<void> | undefined;
   #requestedScope: string | undefined;
 
@@ -76,6 +83,7 @@ export class OAuthAuthorizer {
     this.#logger = options.logger;
     this.#maxAuthorizations = options.maxAuthorizationsPerRequest ?? DEFAULT_MAX_AUTHORIZATIONS_PER_REQUEST;
     this.#refreshBeforeExpiryMs = options.refreshBeforeExpiryMs ?? DEFAULT_REFRESH_BEFORE_EXPIRY_MS;
+    this.#configured = options.configured ?? true;
     this.fetch = (input, init) => this.#fetch(input, init);
   }
 
@@ -116,6 +124,7 @@ export class OAuthAuthorizer {
       const token = await this.accessToken();
       const response = await this.#base(input, withBearer(init, token));
       if (response.status !== 401 && response.status !== 403) return response;
+      if (!this.#configured && !/^\s*(bearer|dpop)\b/i.test(response.headers.get('www-authenticate') ?? '')) return response;
       const challenge = extractWWWAuthenticateParams(response);
       if (response.status === 403 && challenge.error !== 'insufficient_scope') return response;
       // A streamed body cannot be sent twice; leave the answer to the transport.

@@ -5,6 +5,7 @@
  * credentials, the encrypted file store — and no secret in any log line.
  */
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
 import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -197,6 +198,30 @@ describe('authorization code', () => {
 
     expect(error.details).toMatchObject({ reason: 'state-mismatch' });
     expect(fixture.log.tokenRequests).toHaveLength(0);
+  });
+});
+
+describe('servers that do not use OAuth', () => {
+  test('with a token store offered to every server, a 401 without a Bearer challenge is left alone (an API-key server)', async () => {
+    const requests: string[] = [];
+    const server = createServer((request, response) => {
+      requests.push(`${request.method} ${request.url}`);
+      response.writeHead(401, { 'www-authenticate': 'ApiKey realm="x"', 'content-type': 'application/json' }).end('{"error":"key required"}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      const error = await rejection(open({ url: `http://127.0.0.1:${port}/mcp`, transport: 'http' }, { oauth: { store: new MemoryOAuthTokenStore() } }));
+      expect(error.code).toBe(ErrorCode.ServerUnauthorized);
+      expect(error.hint).toContain('apiKey');
+      expect(requests.every((line) => line.startsWith('POST /mcp'))).toBe(true);
+    } finally {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    }
   });
 });
 
