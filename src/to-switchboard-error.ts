@@ -79,8 +79,29 @@ export function toSwitchboardError(error: unknown, context: ErrorContext = {}): 
   if (context.aborted === true || (error instanceof Error && error.name === 'AbortError')) {
     return make(ErrorCode.RequestCancelled, 'cancelled');
   }
-  if (hasSdkBrand(error, 'mcp.UnauthorizedError')) {
-    return make(ErrorCode.ServerUnauthorized, 'the server requires authorization (HTTP 401)', {
+  // The OAuth layer raises our own error wrapped in the SDK's, so the SDK treats it as an auth failure.
+  if (hasSdkBrand(error, 'mcp.UnauthorizedError') && isSwitchboardError((error as Error).cause)) return (error as Error).cause as SwitchboardError;
+  if (hasSdkBrand(error, 'mcp.InsufficientScopeError')) {
+    const requiredScope = (error as { requiredScope?: unknown }).requiredScope;
+    return make(ErrorCode.ServerUnauthorized, `the server refused access: insufficient scope${typeof requiredScope === 'string' ? ` (needs ${requiredScope})` : ''} (HTTP 403)`, {
+      hint: 'the credentials lack a permission this server requires',
+      details: { status: 403, reason: 'insufficient-scope' },
+    });
+  }
+  if (hasSdkBrand(error, 'mcp.OAuthError')) {
+    const { code, message } = error as { code?: unknown; message?: unknown };
+    return make(ErrorCode.ServerUnauthorized, `the authorization server answered ${String(code)}${message === '' || typeof message !== 'string' ? '' : `: ${message}`}`, {
+      hint: 'check the OAuth client settings (client id, secret, key); for a login, try `switchboard login NAME --force`',
+      details: { reason: 'oauth-error', oauthError: code },
+    });
+  }
+  if (hasSdkBrand(error, 'mcp.OAuthClientFlowError')) {
+    return make(ErrorCode.ServerUnauthorized, (error as Error).message, {
+      hint: 'the authorization server or its metadata failed a security check; check the server URL',
+      details: { reason: 'oauth-check-failed', kind: (error as Error).name },
+    });
+  }
+  if (hasSdkBrand(error, 'mcp.UnauthorizedError')) {    return make(ErrorCode.ServerUnauthorized, 'the server requires authorization (HTTP 401)', {
       hint: 'set `apiKey` or an Authorization header, or log in with `switchboard login`',
       details: { status: 401 },
     });

@@ -38,5 +38,7 @@ export async function connectForCli(flags: ConfigFlags): Promise<MultiServerClie
   const { config } = await loadConfigForCli(flags);
   if (config.servers.every((spec) => !spec.enabled)) throw new ConfigError([{ path: 'mcpServers', message: 'every server is disabled' }]);
   const { MultiServerClient } = await import('../client/multi-server-client.js');
-  return MultiServerClient.connect(config, { logger: flags.logger, retryFailedServers: false });
+  const { FileOAuthTokenStore } = await import('../auth/file-oauth-token-store.js');
+  // Tokens stored by `switchboard login` are used by every command; no browser opens from here.
+  return MultiServerClient.connect(config, { logger: flags.logger, retryFailedServers: false, oauth: { store: new FileOAuthTokenStore() } });
 }

@@ -107,6 +107,36 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       );
     });
 
+  cli
+    .command('login <server>', 'Log in to a remote server that uses OAuth (opens the browser, or prints the URL)')
+    .option('--force', 'Log in again even when a valid token is stored')
+    .option('--no-browser', 'Print the URL instead of opening a browser')
+    .action((server: string, flags: GlobalFlags & { force?: boolean; browser?: boolean }) => {
+      pending = import('./commands/login.js').then(({ login }) =>
+        login({
+          server: String(server),
+          ...configFlag(flags),
+          force: flags.force === true,
+          openBrowser: flags.browser !== false,
+          logger: setup(flags),
+          signal: abort.signal,
+        }),
+      );
+    });
+
+  cli
+    .command('logout <server>', 'Forget the OAuth tokens stored for a server')
+    .action((server: string, flags: GlobalFlags) => {
+      pending = import('./commands/login.js').then(({ logout }) => logout({ server: String(server), ...configFlag(flags), logger: setup(flags) }));
+    });
+
+  // Hidden: the client the official MCP conformance suite drives (`npm run conformance`).
+  if (argv[0] === 'conformance-client') {
+    cli.command('conformance-client <url>', '').action((url: string, flags: GlobalFlags) => {
+      pending = import('./commands/conformance-client.js').then(({ conformanceClient }) => conformanceClient({ url: String(url), logger: setup(flags) }));
+    });
+  }
+
   cli.help();
   cli.version(VERSION);
 

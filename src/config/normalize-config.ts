@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import { ConfigError, type ConfigIssue } from '../errors.js';
 import { detectTransport } from './detect-transport.js';
 import { parseDuration } from './duration.js';
+import { normalizeOAuthEntry } from './normalize-oauth.js';
 import { expandEnv } from './expand-env.js';
 import {
   SERVER_ENTRY_KEYS,
@@ -208,6 +209,15 @@ export function normalizeServerEntry(name: string, rawEntry: unknown, context: E
       }
       headers.Authorization = `Bearer ${entry.apiKey}`;
     }
+    const oauth = normalizeOAuthEntry(entry.oauth, `${path}.oauth`, context.baseDir, errors);
+    if (oauth !== undefined && Object.keys(headers).some((key) => key.toLowerCase() === 'authorization')) {
+      errors.push({
+        path: `${path}.oauth`,
+        message: `conflicts with ${entry.apiKey === undefined ? 'an Authorization header' : '`apiKey`'}`,
+        hint: 'OAuth sets the Authorization header itself; keep one of them',
+      });
+    }
+    if (errors.length > errorCountBefore) return undefined;
     return {
       ...base,
       type: 'http',
@@ -215,6 +225,7 @@ export function normalizeServerEntry(name: string, rawEntry: unknown, context: E
       headers,
       transport: requestedTransport === 'sse' ? 'sse' : requestedTransport === 'http' ? 'http' : 'auto',
       protocol: protocol ?? 'auto',
+      ...(oauth === undefined ? {} : { oauth }),
     };
   }
 
@@ -227,6 +238,7 @@ export function normalizeServerEntry(name: string, rawEntry: unknown, context: E
     return undefined;
   }
   if (entry.headers !== undefined) warnings.push({ path: `${path}.headers`, message: 'applies to URL servers only, ignored for stdio' });
+  if (entry.oauth !== undefined) warnings.push({ path: `${path}.oauth`, message: 'applies to URL servers only, ignored for stdio' });
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(entry.env ?? {})) env[key] = String(value);
   if (entry.apiKey !== undefined) {

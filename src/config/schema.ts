@@ -10,6 +10,33 @@ const scalar = z.union([z.string(), z.number(), z.boolean()]);
 const duration = z.union([z.number(), z.string()]);
 const globList = z.array(z.string());
 
+/** `oauth:` in a server entry: `true` (defaults: dynamic registration or a metadata document) or the settings. */
+export const oauthEntrySchema = z.union([
+  z.boolean(),
+  z.strictObject({
+    grant: z.enum(['authorization_code', 'client_credentials', 'jwt-bearer']).optional(),
+    clientId: z.string().min(1).optional(),
+    clientSecret: z.string().min(1).optional(),
+    clientMetadataUrl: z.string().optional(),
+    clientName: z.string().min(1).optional(),
+    scopes: z.union([z.string(), z.array(z.string())]).optional(),
+    privateKey: z.string().min(1).optional(),
+    privateKeyFile: z.string().min(1).optional(),
+    signingAlgorithm: z.string().optional(),
+    redirectPort: z.number().int().min(1).max(65535).optional(),
+    idp: z
+      .strictObject({
+        tokenEndpoint: z.string().optional(),
+        url: z.string().optional(),
+        clientId: z.string().min(1),
+        clientSecret: z.string().min(1).optional(),
+        idToken: z.string().min(1),
+      })
+      .optional(),
+  }),
+]);
+export type OAuthEntry = z.infer<typeof oauthEntrySchema>;
+
 /** Transport names accepted in `transport` / `type` (VS Code writes `type`). */
 export const TRANSPORT_NAMES = ['stdio', 'http', 'sse', 'streamable-http', 'streamableHttp', 'streamable_http'] as const;
 
@@ -40,6 +67,7 @@ export const serverEntrySchema = z.object({
   cache: z.union([z.boolean(), z.object({ ttl: duration.optional(), maxEntries: z.number().int().min(1).max(1_000_000).optional(), tools: globList.optional(), readOnly: z.boolean().optional() })]).optional(),
   inheritEnv: z.array(z.string()).optional(),
   description: z.string().optional(),
+  oauth: oauthEntrySchema.optional(),
 });
 export type ServerEntry = z.infer<typeof serverEntrySchema>;
 
@@ -58,6 +86,7 @@ export const SERVER_ENTRY_KEY_HINTS: Readonly<Record<string, string>> = {
   token: 'use `apiKey` (sent as a Bearer token) or `headers`',
   callTimeoutMs: 'use `callTimeout` with a unit, e.g. "30s"',
   timeoutMs: 'use `timeout` with a unit, e.g. "5s"',
+  auth: 'use `oauth` (or `apiKey` for a static token)',
 };
 
 /** Top-level options beside the server map. */

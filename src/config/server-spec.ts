@@ -3,6 +3,8 @@
  * The normalized description of one server: what every layer below the config loader works with.
  */
 
+import { oauthSecretValues, type OAuthSettings } from './oauth-settings.js';
+
 /** Start-up deadline (spawn or connect, plus the handshake). @default 10000 */
 export const DEFAULT_STARTUP_TIMEOUT_MS = 10_000;
 /** Per-call deadline. @default 60000 */
@@ -113,6 +115,8 @@ export interface HttpServerSpec extends ServerSpecBase {
   headers: Record<string, string>;
   /** `auto`: Streamable HTTP, falling back to SSE on a 4xx. @default 'auto' */
   transport: 'auto' | 'http' | 'sse';
+  /** OAuth client settings (`oauth:`); absent when the entry has none. */
+  oauth?: OAuthSettings;
 }
 
 /** One normalized server. */
@@ -130,8 +134,8 @@ export interface SwitchboardConfig {
   onServerError: 'skip' | 'throw';
 }
 
-/** Every secret value of a spec (env values, header values), for redaction. */
+/** Every secret value of a spec (env values, header values, OAuth secrets), for redaction. */
 export function secretValuesOf(spec: ServerSpec): string[] {
-  const values = spec.type === 'stdio' ? Object.values(spec.env) : Object.values(spec.headers);
+  const values = spec.type === 'stdio' ? Object.values(spec.env) : [...Object.values(spec.headers), ...oauthSecretValues(spec.oauth)];
   return values.filter((value) => value.length >= 4);
 }

@@ -13,6 +13,8 @@
  */
 
 import type { AuthProvider, Client, ClientCapabilities, FetchLike, JSONRPCMessage, OAuthClientProvider, Transport } from '@modelcontextprotocol/client';
+import type { OAuthClientOptions } from '../auth/create-oauth-authorizer.js';
+import type { OAuthAuthorizer } from '../auth/oauth-authorizer.js';
 import type { HttpServerSpec, ServerSpec, StdioServerSpec } from '../config/server-spec.js';
 import { DEFAULT_HEALTH_CHECK_POLICY, DEFAULT_RESTART_POLICY, DEFAULT_STDIO_PROBE_TIMEOUT_MS, secretValuesOf } from '../config/server-spec.js';
 import { ErrorCode, SwitchboardError, isSwitchboardError } from '../errors.js';
@@ -67,8 +69,13 @@ export interface ServerConnectionOptions {
   roots?: () => Promise<Array<{ uri: string; name?: string }>>;
   /** A fetch for HTTP servers (e.g. one that pins resolved addresses). */
   fetch?: FetchLike;
-  /** Credentials for HTTP servers that require authorization. */
+  /** Credentials for HTTP servers that require authorization (used as given; `oauth` is then ignored). */
   authProvider?: AuthProvider | OAuthClientProvider;
+  /**
+   * OAuth for HTTP servers: the token store and how a login completes. Servers with `oauth:` in their
+   * entry use it always; with this option, every HTTP server without an Authorization header does.
+   */
+  oauth?: OAuthClientOptions;
   /**
    * Send requests on 2025-era connections through the lean path instead of the SDK's `request()`.
    * @default true
@@ -135,6 +142,7 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
   readonly #sleepers = new Set<() => void>();
   /** HTTP sessions the server forgot (404): their in-flight requests are safe to resend. */
   readonly #expiredSessions = new Set<string>();
+  #oauth: OAuthAuthorizer | null | undefined;
   readonly #stderrTail: string[] = [];
   /** Request options of a call that sets none of its own (shared: the per-call path allocates less). */
   readonly #defaultRequestOptions: LeanRequestOptions;
@@ -439,10 +447,32 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
     await this.#handshake(client, transport, signal);
   }
 
+  /** The OAuth layer of this connection (kept across reconnects, so are its tokens), if it has one. */
+  get oauth(): OAuthAuthorizer | undefined {
+    return this.#oauth ?? undefined;
+  }
+
+  /**
+   * The OAuth layer, created on first need (its module loads the SDK's OAuth client). Undefined for
+   * stdio servers, and when an `authProvider` is given or the server needs no OAuth settings.
+   */
+  async oauthAuthorizer(): Promise<OAuthAuthorizer | undefined> {
+    if (this.#oauth === undefined) {
+      if (this.spec.type !== 'http' || this.#options.authProvider !== undefined) {
+        this.#oauth = null;
+      } else {
+        const { createOAuthAuthorizer } = await import('../auth/create-oauth-authorizer.js');
+        this.#oauth ??= createOAuthAuthorizer(this.spec, this.#options.oauth, { fetch: this.#options.fetch ?? globalThis.fetch, logger: this.#logger }) ?? null;
+      }
+    }
+    return this.#oauth ?? undefined;
+  }
+
   async #connectHttp(spec: HttpServerSpec, signal: AbortSignal): Promise<void> {
+    const fetch = (await this.oauthAuthorizer())?.fetch ?? this.#options.fetch;
     const httpOptions = {
       logger: this.#logger,
-      ...(this.#options.fetch === undefined ? {} : { fetch: this.#options.fetch }),
+      ...(fetch === undefined ? {} : { fetch }),
       ...(this.#options.authProvider === undefined ? {} : { authProvider: this.#options.authProvider }),
     };
     if (spec.transport !== 'sse') {

@@ -1,0 +1,73 @@
+/**
+ * @module config/oauth-settings
+ * How a remote server's OAuth client is configured (`oauth:` in a server entry), normalized. Secrets
+ * (`clientSecret`, `privateKey`, `idp.clientSecret`, `idp.idToken`) come from `${VAR}` and are never
+ * echoed in errors or logs.
+ */
+
+/**
+ * The OAuth grant used to obtain tokens:
+ * - `authorization_code`: a person logs in through a browser (PKCE S256), `switchboard login`.
+ * - `client_credentials`: machine to machine, with `clientSecret` (`client_secret_basic`/`_post`) or a
+ *   private key (`private_key_jwt`).
+ * - `jwt-bearer`: enterprise-managed authorization (SEP-990): an identity provider's ID token is
+ *   exchanged for an ID-JAG, which is presented to the server's authorization server.
+ */
+export type OAuthGrant = 'authorization_code' | 'client_credentials' | 'jwt-bearer';
+
+/** The grant names accepted in a config file. */
+export const OAUTH_GRANTS: readonly OAuthGrant[] = ['authorization_code', 'client_credentials', 'jwt-bearer'];
+
+/** Signing algorithms accepted for `private_key_jwt`. @default 'RS256' */
+export const OAUTH_SIGNING_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512'] as const;
+
+/** The identity provider of the `jwt-bearer` grant (enterprise-managed authorization, SEP-990). */
+export interface OAuthIdentityProviderSettings {
+  /** The IdP's token endpoint; discovered from `url` when absent. */
+  tokenEndpoint?: string;
+  /** The IdP's issuer URL, for discovery of its token endpoint. */
+  url?: string;
+  /** This client's id at the IdP. */
+  clientId: string;
+  /** This client's secret at the IdP (absent for a public client). Secret. */
+  clientSecret?: string;
+  /** The user's ID token from the IdP. Secret. */
+  idToken: string;
+}
+
+/** A server's OAuth client settings, normalized. */
+export interface OAuthSettings {
+  /**
+   * The grant. When absent: `authorization_code`, unless a client secret or private key is configured and
+   * the authorization server offers `client_credentials` but not `authorization_code`.
+   */
+  grant?: OAuthGrant;
+  /** A pre-registered client id. Without it, a client ID metadata document or dynamic registration is used. */
+  clientId?: string;
+  /** The pre-registered client's secret. Secret. */
+  clientSecret?: string;
+  /** An `https:` URL where this client's metadata document is published (a URL client id, SEP-991). */
+  clientMetadataUrl?: string;
+  /** The name shown on consent screens. @default 'mcp-switchboard' */
+  clientName?: string;
+  /** Scopes to ask for besides the ones the server names. */
+  scopes?: string[];
+  /** A PEM private key (PKCS#8) for `private_key_jwt`. Secret. */
+  privateKey?: string;
+  /** An absolute path to a PEM private key file for `private_key_jwt`. */
+  privateKeyFile?: string;
+  /** The JWS algorithm of `private_key_jwt` assertions. @default 'RS256' */
+  signingAlgorithm: string;
+  /** A fixed loopback port for the login redirect (pre-registered clients need a fixed redirect URI). */
+  redirectPort?: number;
+  /** The identity provider of the `jwt-bearer` grant. */
+  idp?: OAuthIdentityProviderSettings;
+}
+
+/** Every secret value of OAuth settings, for redaction. */
+export function oauthSecretValues(settings: OAuthSettings | undefined): string[] {
+  if (settings === undefined) return [];
+  return [settings.clientSecret, settings.privateKey, settings.idp?.clientSecret, settings.idp?.idToken].filter(
+    (value): value is string => value !== undefined && value.length >= 4,
+  );
+}
