@@ -7,4 +7,4 @@
 import type { MultiServerClient } from '../client/multi-server-client.js';
 
 /** The part of {@link MultiServerClient} the adapters use. */
-export type AdapterClient = Pick<MultiServerClient, 'listTools' | 'callTool' | 'on' | 'off' | 'catalogVersion'>;
+export type AdapterClient = Pick<MultiServerClient, 'listTools' | 'getTool' | 'callTool' | 'on' | 'off' | 'catalogVersion'>;
