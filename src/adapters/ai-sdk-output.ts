@@ -9,6 +9,7 @@
 import type { Tool } from 'ai';
 import type { ToolResult } from '../result/tool-result.js';
 import { describeMedia, toResultParts } from './result-parts.js';
+export { isToolResult } from './result-parts.js';
 
 /** What `toModelOutput` returns (the AI SDK does not export the type by name). */
 export type AiSdkModelOutput = Awaited<ReturnType<NonNullable<Tool['toModelOutput']>>>;
@@ -38,9 +39,4 @@ export function toAiSdkModelOutput(result: ToolResult, options: { audio?: AiSdkA
     }
   });
   return { type: 'content', value };
-}
-
-/** Whether a value is a `ToolResult` (the output of our tools' `execute`). */
-export function isToolResult(value: unknown): value is ToolResult {
-  return typeof value === 'object' && value !== null && Array.isArray((value as { content?: unknown }).content) && typeof (value as { isError?: unknown }).isError === 'boolean';
 }

@@ -12,7 +12,8 @@ import { dynamicTool, jsonSchema, type Tool, type ToolSet } from 'ai';
 import type { CatalogTool } from '../client/multi-server-client.js';
 import type { CallOptions } from '../connection/server-connection.js';
 import type { AdapterClient } from './adapter-client.js';
-import { isToolResult, toAiSdkModelOutput, type AiSdkAudioMode } from './ai-sdk-output.js';
+import { toAiSdkModelOutput, type AiSdkAudioMode } from './ai-sdk-output.js';
+import { isToolResult } from './result-parts.js';
 import { CatalogView, type ToolsChange } from './catalog-view.js';
 import { toProviderSchema } from './provider-schema.js';
 

@@ -69,3 +69,8 @@ function filenameOf(uri: string): string {
   const last = uri.split(/[/\\]/).filter(Boolean).at(-1) ?? 'resource';
   return last.replace(/[?#].*$/, '') || 'resource';
 }
+
+/** Whether a value is a `ToolResult` (e.g. an adapter's tool output or a ToolMessage artifact). */
+export function isToolResult(value: unknown): value is ToolResult {
+  return typeof value === 'object' && value !== null && Array.isArray((value as { content?: unknown }).content) && typeof (value as { isError?: unknown }).isError === 'boolean';
+}
