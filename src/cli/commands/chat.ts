@@ -144,7 +144,7 @@ function preview(text: string): string {
 async function interact(session: ChatSession, client: MultiServerClient, endpoint: ModelEndpoint, options: ChatOptions): Promise<void> {
   const input = options.input ?? process.stdin;
   const terminal = input.isTTY === true;
-  const reader = createInterface({ input, output: process.stderr, terminal });
+  const reader = createInterface({ input, output: process.stderr, terminal, prompt: style.bold('> ') });
   let turn: AbortController | undefined;
   // On a terminal Ctrl-C reaches readline: it cancels the running turn, or ends the chat at the prompt.
   reader.on('SIGINT', () => {
@@ -156,13 +156,30 @@ async function interact(session: ChatSession, client: MultiServerClient, endpoin
     reader.close();
   };
   options.signal?.addEventListener('abort', onEnd, { once: true });
-  const lines = reader[Symbol.asyncIterator]();
+  // Lines are queued from 'line' events rather than read through the async iterator: the iterator
+  // pauses the input between reads, and a paused raw-mode terminal would not deliver Ctrl-C mid-turn.
+  const queue: string[] = [];
+  let closed = false;
+  let wake: (() => void) | undefined;
+  reader.on('line', (line) => {
+    queue.push(line);
+    wake?.();
+  });
+  reader.on('close', () => {
+    closed = true;
+    wake?.();
+  });
+  const nextLine = async (): Promise<string | undefined> => {
+    while (queue.length === 0 && !closed) await new Promise<void>((resolveWake) => (wake = resolveWake));
+    wake = undefined;
+    return queue.shift();
+  };
   try {
     for (;;) {
-      if (terminal) process.stderr.write(style.bold('> '));
-      const next = await lines.next();
-      if (next.done === true) break;
-      const line = next.value.trim();
+      if (terminal && queue.length === 0) reader.prompt();
+      const next = await nextLine();
+      if (next === undefined) break;
+      const line = next.trim();
       if (line === '') continue;
       if (line.startsWith('/')) {
         if (!runCommand(line, client)) break;
