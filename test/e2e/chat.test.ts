@@ -118,6 +118,47 @@ describe('switchboard chat', () => {
     expect(run.stdout).toBe('The tool failed: disk full.\n');
   });
 
+  test('on a terminal, Ctrl-C cancels the running turn (and the tool call) and the chat goes on', async () => {
+    const endpoint = await endpointWith([{ toolCalls: [{ name: 'sleep', arguments: { ms: 20_000 } }] }, { text: 'Second answer.' }]);
+    // script(1) gives the CLI a pseudo-terminal, as a person at a terminal would.
+    const command = [process.execPath, CLI, 'chat', '--config', configPath].map((part) => `'${part}'`).join(' ');
+    const child = spawn('script', ['-qfc', command, '/dev/null'], { cwd: directory, env: { ...process.env, OPENAI_BASE_URL: endpoint.baseUrl, NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    cleanups.push(() => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    });
+    let screen = '';
+    const waiters: Array<() => void> = [];
+    child.stdout.on('data', (chunk: Buffer) => {
+      screen += chunk.toString();
+      for (const waiter of waiters.splice(0)) waiter();
+    });
+    const waitForScreen = (pattern: RegExp): Promise<void> =>
+      new Promise((resolveWait, reject) => {
+        const timer = setTimeout(() => reject(new Error(`never saw ${pattern} on the terminal:\n${screen}`)), 15_000);
+        const check = (): void => {
+          if (pattern.test(screen)) {
+            clearTimeout(timer);
+            resolveWait();
+          } else waiters.push(check);
+        };
+        check();
+      });
+    const exited = new Promise<number | null>((resolveExit) => child.once('close', resolveExit));
+    await waitForScreen(/type a question/);
+    child.stdin.write('sleep for a while\r');
+    await waitForScreen(/→ sleep \[sink\]/);
+    child.stdin.write('\u0003');
+    await waitForScreen(/interrupted/);
+    child.stdin.write('second question\r');
+    await waitForScreen(/Second answer\./);
+    child.stdin.write('/exit\r');
+    expect(await exited).toBe(0);
+    expect(screen).not.toMatch(/← sleep/); // the tool call never finished: it was cancelled
+    expect(endpoint.requests).toHaveLength(2);
+    // The interrupted turn left nothing behind: the second request holds only the second question.
+    expect(chatMessages(endpoint.requests[1]!).map((message) => message.role)).toEqual(['system', 'user']);
+  });
+
   test('no model endpoint: one clear line, exit 1, no stack trace, no server started', async () => {
     const port = await freePort();
     const run = await runCli(['chat', '--once', 'hi', '--config', configPath], { OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1` });
