@@ -1,5 +1,5 @@
 import { createOpenAI } from '@ai-sdk/openai';
-import { dynamicTool, generateText, jsonSchema, stepCountIs, type ModelMessage } from 'ai';
+import { dynamicTool, generateText, jsonSchema, stepCountIs, streamText, type ModelMessage } from 'ai';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createAiSdkToolset, type AiSdkToolset } from '../../../src/adapters/ai-sdk.js';
 import type { MultiServerClient } from '../../../src/client/multi-server-client.js';
@@ -62,6 +62,27 @@ describe('AI SDK adapter (generateText + @ai-sdk/openai against the scripted end
     const [output] = functionCallOutputs(endpoint, 3);
     expect(typeof output?.output).toBe('string');
     expect(String(output?.output)).toContain(TINY_PNG);
+  });
+
+  test('streamText on the Responses API: text deltas, the tool call and its result, in order', async () => {
+    const { endpoint, toolset, provider } = await setup({ sink: { path: KITCHEN_SINK } }, [
+      { text: 'Adding. ', toolCalls: [{ name: 'add', arguments: { a: 2, b: 3 } }] },
+      { text: 'The sum is 5.' },
+    ]);
+    const result = streamText({ model: provider('scripted-model'), tools: toolset.tools, stopWhen: stepCountIs(3), prompt: 'add 2 and 3' });
+    const kinds: string[] = [];
+    for await (const part of result.fullStream) {
+      if (part.type === 'text-delta') {
+        if (kinds.at(-1) !== 'text') kinds.push('text');
+      } else if (part.type === 'tool-call' || part.type === 'tool-result') kinds.push(`${part.type} ${part.toolName}`);
+    }
+    expect(kinds).toEqual(['text', 'tool-call add', 'tool-result add', 'text']);
+    expect(await result.text).toBe('The sum is 5.');
+    expect(endpoint.requests.map((request) => [request.api, request.stream, request.rejected])).toEqual([
+      ['responses', true, undefined],
+      ['responses', true, undefined],
+    ]);
+    expect(functionCallOutputs(endpoint, 1)[0]?.output).toBe('5');
   });
 
   test('the right tool runs on the right server with the right arguments, across a name collision (Chat Completions)', async () => {
