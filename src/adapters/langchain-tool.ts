@@ -5,7 +5,8 @@
  * agent keeps working after its server restarts or reconnects (the flaw of tools that close over a
  * session). Invoked with a tool call (as agents do), it returns a `ToolMessage`: the content as
  * standard blocks, `status: 'error'` for results with `isError` and for calls that could not run (the
- * model reads why and can recover), and the whole `ToolResult` as `artifact`.
+ * model reads why and can recover), and the whole `ToolResult` as `artifact`. Invoked with plain
+ * arguments (`tool.invoke({ message: 'hi' })`) it returns the content and throws call failures.
  */
 
 import { ToolMessage } from '@langchain/core/messages';
@@ -65,6 +66,7 @@ export class SwitchboardTool extends StructuredTool<JSONSchema> {
     this.name = tool.name;
     this.sourceSchema = tool.inputSchema;
     this.description = tool.description ?? tool.name;
+    // LangChain types JSON Schema as the union its zod converter emits; a server's schema is a plain object.
     this.schema = (options.schema === 'original' ? tool.inputSchema : toProviderSchema(tool.inputSchema).parameters) as JSONSchema;
     this.metadata = { server: tool.server, originalName: tool.originalName, switchboard: true };
   }
@@ -80,7 +82,7 @@ export class SwitchboardTool extends StructuredTool<JSONSchema> {
     try {
       result = await this.#client.callTool(this.name, isRecord(args) ? args : {}, callOptions);
     } catch (error) {
-      if (isCallerAbort(error, signal) || toolCallId === undefined) throw error;
+      if (isCallerAbort(signal) || toolCallId === undefined) throw error;
       return new ToolMessage({ content: toolFailureText(error), tool_call_id: toolCallId, name: this.name, status: 'error', metadata: this.metadata });
     }
     const content = toLangChainContent(result);

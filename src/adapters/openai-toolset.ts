@@ -178,7 +178,7 @@ export class OpenAIToolset {
       const result = await this.#client.callTool(call.name, args, callOptions);
       return { callId: call.id, name: call.name, ok: !result.isError, parts: toResultParts(result) };
     } catch (error) {
-      if (isCallerAbort(error, options.signal)) throw error;
+      if (isCallerAbort(options.signal)) throw error;
       return failed(toolFailureText(error));
     }
   }

@@ -14,8 +14,10 @@ export function toolFailureText(error: unknown): string {
   return `The tool call failed: ${error instanceof Error ? error.message : String(error)}`;
 }
 
-/** Whether the failure is the caller's own cancellation (then it is rethrown, not shown to the model). */
-export function isCallerAbort(_error: unknown, signal: AbortSignal | undefined): boolean {
-  // A call cancelled by anything else (a server-side cancel, a timeout) is the model's business.
+/**
+ * Whether a failed call was cancelled by the caller's own signal: then it is rethrown, not shown to
+ * the model. A call cancelled by anything else (a timeout, the server) is the model's business.
+ */
+export function isCallerAbort(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true;
 }
