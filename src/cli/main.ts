@@ -125,6 +125,26 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     });
 
   cli
+    .command('chat', 'Talk to an agent that uses every server\'s tools (any OpenAI-compatible endpoint: OPENAI_BASE_URL, OPENAI_API_KEY)')
+    .option('--model <name>', 'Model name (default: $OPENAI_MODEL, else the endpoint\'s first model, else gpt-4o-mini on the OpenAI API)')
+    .option('--once <question>', 'Ask one question, print the answer, exit')
+    .option('--system <prompt>', 'System prompt')
+    .option('--server <name>', 'Only start this server (repeatable)')
+    .action((flags: GlobalFlags & { model?: unknown; once?: unknown; system?: unknown }) => {
+      pending = import('./commands/chat.js').then(({ chat }) =>
+        chat({
+          ...configFlag(flags),
+          server: servers(flags),
+          ...(flags.model === undefined ? {} : { model: String(flags.model) }),
+          ...(flags.once === undefined ? {} : { once: String(flags.once) }),
+          ...(flags.system === undefined ? {} : { system: String(flags.system) }),
+          logger: setup(flags),
+          signal: abort.signal,
+        }),
+      );
+    });
+
+  cli
     .command('logout <server>', 'Forget the OAuth tokens stored for a server')
     .action((server: string, flags: GlobalFlags) => {
       pending = import('./commands/login.js').then(({ logout }) => logout({ server: String(server), ...configFlag(flags), logger: setup(flags) }));

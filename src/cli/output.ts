@@ -8,6 +8,11 @@ export function writeResult(text: string): void {
   process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 }
 
+/** Writes text to stdout as it is, without adding a newline (streamed answers). */
+export function writeText(text: string): void {
+  process.stdout.write(text);
+}
+
 /** Writes a value as pretty JSON to stdout. */
 export function writeJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);

@@ -666,7 +666,9 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     const downServer = this.#unavailable.get(name);
     const down = downServer === undefined ? undefined : this.#entries.get(downServer);
     if (down !== undefined && down.state !== 'ready') {
-      const reason = down.lastError === undefined ? '' : ` (${down.lastError.message})`;
+      // One line: the reason is for a model to read, not the server's whole stderr.
+      const firstLine = down.lastError?.message.split('\n')[0]?.replace(/; stderr:$/, '').replace(`server "${down.spec.name}" `, '');
+      const reason = firstLine === undefined || firstLine === '' ? '' : ` (${firstLine})`;
       return new SwitchboardError(ErrorCode.ServerDisconnected, `Tool "${name}" belongs to server "${down.spec.name}", which is ${down.state}${reason}. Retrying may help once it is back.`, {
         server: down.spec.name,
         details: { tool: name, retryable: true },

@@ -1,0 +1,241 @@
+/**
+ * @module adapters/openai-toolset
+ * OpenAI function calling over a `MultiServerClient`: tool definitions for Chat Completions and the
+ * Responses API (provider-safe schemas, optional strict mode), and an executor that runs the model's
+ * tool calls — concurrently — through `client.callTool` by exposed name, so definitions handed out
+ * before a restart or a `list_changed` keep working. Failures become tool output the model can read.
+ */
+
+import type { CatalogTool } from '../client/multi-server-client.js';
+import type { CallOptions } from '../connection/server-connection.js';
+import type { AdapterClient } from './adapter-client.js';
+import { CatalogView, type ToolsChange } from './catalog-view.js';
+import {
+  toChatMessages,
+  toFunctionCallOutput,
+  type ChatMediaMode,
+  type OpenAIChatToolMessage,
+  type OpenAIChatUserMessage,
+  type OpenAIFunctionCallOutput,
+  type ToolCallOutcome,
+} from './openai-messages.js';
+import { toProviderSchema, type ProviderSchema } from './provider-schema.js';
+import { toResultParts } from './result-parts.js';
+import { isCallerAbort, toolFailureText } from './tool-failure.js';
+
+/** A Chat Completions function tool (assignable to the `openai` package's `ChatCompletionTool`). */
+export interface OpenAIChatFunctionTool {
+  type: 'function';
+  function: { name: string; description?: string; parameters: Record<string, unknown>; strict?: boolean };
+}
+
+/** A Responses function tool (assignable to the `openai` package's `FunctionTool`). */
+export interface OpenAIResponsesFunctionTool {
+  type: 'function';
+  name: string;
+  description?: string;
+  parameters: Record<string, unknown>;
+  strict: boolean;
+}
+
+/** Options of {@link toChatCompletionsTools}, {@link toResponsesTools} and {@link OpenAIToolset}. */
+export interface OpenAIToolOptions {
+  /**
+   * Ask for strict mode (the model's arguments always match the schema). Applied per tool where the
+   * schema allows it; other tools are sent with `strict: false`. @default false
+   */
+  strict?: boolean;
+  /** Only these tools. @default every tool */
+  filter?: (tool: CatalogTool) => boolean;
+}
+
+/** Options of {@link OpenAIToolset}. */
+export interface OpenAIToolsetOptions extends OpenAIToolOptions {
+  /**
+   * Chat Completions only: where images, WAV/MP3 audio and PDFs returned by tools go. `'user-message'`
+   * sends them in one user message after the tool messages (tool messages take text only);
+   * `'text'` only describes them. @default 'user-message'
+   */
+  chatMedia?: ChatMediaMode;
+  /** Deadline of each call. @default the server's `callTimeout` */
+  timeoutMs?: number;
+}
+
+/** Options of one batch of tool calls. */
+export interface RunToolCallsOptions {
+  /** Cancels every call of the batch; a cancelled batch rejects instead of returning tool errors. */
+  signal?: AbortSignal;
+}
+
+interface PreparedTool {
+  tool: CatalogTool;
+  schema: ProviderSchema;
+}
+
+/** Chat Completions `tools` for a list of catalog tools. */
+export function toChatCompletionsTools(tools: readonly CatalogTool[], options: OpenAIToolOptions = {}): OpenAIChatFunctionTool[] {
+  return prepare(tools, options).map(({ tool, schema }) => ({
+    type: 'function',
+    function: {
+      name: tool.name,
+      ...(tool.description === undefined ? {} : { description: tool.description }),
+      parameters: schema.parameters,
+      ...(options.strict === true ? { strict: schema.strict } : {}),
+    },
+  }));
+}
+
+/** Responses API `tools` for a list of catalog tools. */
+export function toResponsesTools(tools: readonly CatalogTool[], options: OpenAIToolOptions = {}): OpenAIResponsesFunctionTool[] {
+  return prepare(tools, options).map(({ tool, schema }) => ({
+    type: 'function',
+    name: tool.name,
+    ...(tool.description === undefined ? {} : { description: tool.description }),
+    parameters: schema.parameters,
+    strict: schema.strict,
+  }));
+}
+
+function prepare(tools: readonly CatalogTool[], options: OpenAIToolOptions): PreparedTool[] {
+  return tools.filter((tool) => options.filter?.(tool) ?? true).map((tool) => ({ tool, schema: toProviderSchema(tool.inputSchema, { strict: options.strict === true }) }));
+}
+
+/**
+ * OpenAI tools for every tool of a client, following catalog changes, with an executor for the
+ * model's tool calls.
+ *
+ * @example
+ * ```ts
+ * const toolset = createOpenAIToolset(client);
+ * const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: 'What is 2 + 3?' }];
+ * for (;;) {
+ *   const completion = await openai.chat.completions.create({ model, messages, tools: toolset.chatCompletionsTools() });
+ *   const message = completion.choices[0].message;
+ *   messages.push(message);
+ *   if (!message.tool_calls?.length) break;
+ *   messages.push(...(await toolset.runChatCompletionsToolCalls(message.tool_calls)));
+ * }
+ * ```
+ */
+export class OpenAIToolset {
+  readonly #client: AdapterClient;
+  readonly #options: OpenAIToolsetOptions;
+  readonly #view: CatalogView<Map<string, PreparedTool>>;
+
+  constructor(client: AdapterClient, options: OpenAIToolsetOptions = {}) {
+    this.#client = client;
+    this.#options = options;
+    this.#view = new CatalogView(client, (tools) => new Map(prepare(tools, options).map((prepared) => [prepared.tool.name, prepared])));
+  }
+
+  /** Chat Completions `tools` for the catalog as it is now. */
+  chatCompletionsTools(): OpenAIChatFunctionTool[] {
+    return toChatCompletionsTools(this.#tools(), this.#options);
+  }
+
+  /** Responses API `tools` for the catalog as it is now. */
+  responsesTools(): OpenAIResponsesFunctionTool[] {
+    return toResponsesTools(this.#tools(), this.#options);
+  }
+
+  #tools(): CatalogTool[] {
+    return [...this.#view.current.values()].map((prepared) => prepared.tool);
+  }
+
+  /**
+   * Runs the tool calls of a Chat Completions assistant message, all at once, and returns the
+   * messages to append: one `tool` message per call, in the order of the calls, then one `user`
+   * message with their media when there is any (see `chatMedia`).
+   */
+  async runChatCompletionsToolCalls(toolCalls: ReadonlyArray<unknown> | null | undefined, options: RunToolCallsOptions = {}): Promise<Array<OpenAIChatToolMessage | OpenAIChatUserMessage>> {
+    const calls = (toolCalls ?? []).map(readChatToolCall);
+    const outcomes = await Promise.all(calls.map((call) => this.#run(call, options)));
+    return toChatMessages(outcomes, this.#options.chatMedia ?? 'user-message');
+  }
+
+  /**
+   * Runs the `function_call` items of a Responses API output, all at once, and returns one
+   * `function_call_output` item per call (other items are ignored).
+   */
+  async runResponsesToolCalls(output: ReadonlyArray<unknown>, options: RunToolCallsOptions = {}): Promise<OpenAIFunctionCallOutput[]> {
+    const calls = output.flatMap((item) => readResponsesFunctionCall(item) ?? []);
+    const outcomes = await Promise.all(calls.map((call) => this.#run(call, options)));
+    return outcomes.map(toFunctionCallOutput);
+  }
+
+  async #run(call: ParsedCall, options: RunToolCallsOptions): Promise<ToolCallOutcome> {
+    const failed = (text: string): ToolCallOutcome => ({ callId: call.id, name: call.name, ok: false, parts: [{ type: 'text', text }] });
+    if (call.problem !== undefined) return failed(call.problem);
+    const parsed = parseArguments(call.arguments);
+    if (typeof parsed === 'string') return failed(`The arguments of ${call.name} are not a JSON object (${parsed}); call it again with a JSON object.`);
+    const prepared = this.#view.current.get(call.name);
+    const args = prepared === undefined ? parsed : prepared.schema.restoreArguments(parsed);
+    const callOptions: CallOptions = {
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(this.#options.timeoutMs === undefined ? {} : { timeoutMs: this.#options.timeoutMs }),
+    };
+    try {
+      const result = await this.#client.callTool(call.name, args, callOptions);
+      return { callId: call.id, name: call.name, ok: !result.isError, parts: toResultParts(result) };
+    } catch (error) {
+      if (isCallerAbort(options.signal)) throw error;
+      return failed(toolFailureText(error));
+    }
+  }
+
+  /** Calls `listener` after each catalog change; returns the unsubscribe function. */
+  onChange(listener: (change: ToolsChange) => void): () => void {
+    return this.#view.onChange(listener);
+  }
+
+  /** Stops following the client's catalog events. Idempotent. */
+  close(): void {
+    this.#view.close();
+  }
+}
+
+/** Creates an {@link OpenAIToolset}. */
+export function createOpenAIToolset(client: AdapterClient, options: OpenAIToolsetOptions = {}): OpenAIToolset {
+  return new OpenAIToolset(client, options);
+}
+
+interface ParsedCall {
+  id: string;
+  name: string;
+  arguments: string;
+  /** Why the call cannot run (a shape this executor does not handle). */
+  problem?: string;
+}
+
+function readChatToolCall(value: unknown, index: number): ParsedCall {
+  const call = isRecord(value) ? value : {};
+  const id = typeof call.id === 'string' ? call.id : `call_${index}`;
+  const fn = isRecord(call.function) ? call.function : undefined;
+  if (fn === undefined || typeof fn.name !== 'string') {
+    return { id, name: typeof call.type === 'string' ? call.type : 'unknown', arguments: '', problem: `Tool call ${id} is not a function call; only function tools are offered.` };
+  }
+  return { id, name: fn.name, arguments: typeof fn.arguments === 'string' ? fn.arguments : '' };
+}
+
+function readResponsesFunctionCall(value: unknown): ParsedCall | undefined {
+  if (!isRecord(value) || value.type !== 'function_call') return undefined;
+  const id = typeof value.call_id === 'string' ? value.call_id : '';
+  const name = typeof value.name === 'string' ? value.name : '';
+  return { id, name, arguments: typeof value.arguments === 'string' ? value.arguments : '', ...(id === '' || name === '' ? { problem: 'The function call has no call_id or name.' } : {}) };
+}
+
+/** The arguments as an object, or what is wrong with them. */
+function parseArguments(text: string): Record<string, unknown> | string {
+  if (text.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    return error instanceof Error ? error.message : 'invalid JSON';
+  }
+  return isRecord(parsed) ? parsed : `got ${Array.isArray(parsed) ? 'an array' : typeof parsed}`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
