@@ -48,3 +48,37 @@ export type { CatalogDiff } from './client/routed-catalog.js';
 export type { ContentItem, MediaContentItem, ResourceContentItem, ResourceContents, ResourceLinkContentItem, TextContentItem, ToolResult } from './result/tool-result.js';
 export { normalizeToolResult } from './result/normalize-tool-result.js';
 export { VERSION } from './version.js';
+export { ServerRegistry, DATABASE_ENV } from './registry/server-registry.js';
+export type { KeyRotation, ServerRegistryEvents, ServerRegistryOptions } from './registry/server-registry.js';
+export { DEFAULT_DATABASE_PATH } from './registry/open-database.js';
+export type { RegistryBackend } from './registry/open-database.js';
+export type {
+  ApiTokenInfo,
+  AuditEntry,
+  CreatedApiToken,
+  RegisteredServer,
+  RegisteredServerKind,
+  RegisteredTemplate,
+  RegistryChange,
+  RegistryUser,
+  UserRef,
+} from './registry/registry-types.js';
+export type { AddUserOptions, UserStore } from './registry/user-store.js';
+export type { AddServerOptions, ServerStore, ServerViewer, UserServerConfig } from './registry/server-store.js';
+export type { TemplateStore } from './registry/template-store.js';
+export type { CreateTokenOptions, TokenStore } from './registry/token-store.js';
+export type { AuditRecord, AuditStore } from './registry/audit-store.js';
+export type { UserSecretStore } from './registry/user-secret-store.js';
+export type { TenantView } from './registry/tenant-view.js';
+export type { ServerTemplateInput, TemplateParameter } from './registry/server-template.js';
+export { DEFAULT_TENANT_POLICY } from './registry/tenant-policy.js';
+export type { PolicyRule, PolicyViolation, TenantPolicy } from './registry/tenant-policy.js';
+export { ADDRESS_CATEGORIES, classifyAddress } from './registry/ip-address.js';
+export type { AddressCategory, AddressClass } from './registry/ip-address.js';
+export { createPinnedFetch } from './registry/pinned-fetch.js';
+export type { PinnedFetch, PinnedFetchOptions } from './registry/pinned-fetch.js';
+export type { HostResolver } from './registry/resolve-host.js';
+export { ClientPool, DEFAULT_IDLE_TTL_MS, DEFAULT_MAX_CLIENTS } from './registry/client-pool.js';
+export type { ClientLease, ClientPoolEvents, ClientPoolOptions, EvictionReason } from './registry/client-pool.js';
+export { UserClient } from './registry/user-client.js';
+export type { UserClientEvents } from './registry/user-client.js';
