@@ -4,7 +4,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { ErrorCode, isSwitchboardError } from '../../../src/errors.js';
 import { ServerRegistry } from '../../../src/registry/server-registry.js';
 import type { RegistryChange } from '../../../src/registry/registry-types.js';
@@ -33,13 +33,16 @@ for (const { kind, skip } of await backendsToTest()) {
     const open = (extra: Partial<Parameters<typeof ServerRegistry.open>[0]> = {}): Promise<ServerRegistry> =>
       ServerRegistry.open({ db: database.db, keyFile: join(database.dir, 'secret.key'), resolveHost, watch: false, ...extra });
 
-    beforeEach(async () => {
+    beforeAll(async () => {
       database = await createTestDatabase(kind);
+    });
+    afterAll(async () => database.drop());
+    beforeEach(async () => {
+      await database.reset();
       registry = await open();
     });
     afterEach(async () => {
       await registry.close();
-      await database.drop();
     });
 
     test('users: add, list, get, admin flag, duplicate names refused, remove cascades', async () => {
@@ -207,8 +210,7 @@ for (const { kind, skip } of await backendsToTest()) {
       await registry.close();
       const first = Buffer.alloc(32, 1).toString('base64');
       const second = Buffer.alloc(32, 2).toString('hex');
-      await database.drop();
-      database = await createTestDatabase(kind);
+      await database.reset();
       registry = await open({ secretKey: first });
       await registry.users.add('alice');
       await registry.servers.add('alice', 'gh', { url: 'https://mcp.example.com/mcp', apiKey: API_KEY });
