@@ -106,13 +106,15 @@ export async function createPinnedFetch(options: PinnedFetchOptions): Promise<Pi
   });
 
   const checkUrl = (url: URL): void => {
+    const violations: PolicyViolation[] = [];
     const scheme = checkUrlScheme(url, options.policy);
-    if (scheme !== undefined) throw refuse([scheme]).error;
+    if (scheme !== undefined) violations.push(scheme);
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(host) !== 0) {
+    if (scheme?.rule !== 'url-scheme' && isIP(host) !== 0) {
       const violation = checkAddress(host, host, options.policy);
-      if (violation !== undefined) throw refuse([violation]).error;
+      if (violation !== undefined) violations.push(violation);
     }
+    if (violations.length > 0) throw refuse(violations).error;
   };
 
   const pinnedFetch: FetchLike = async (input, init) => {
