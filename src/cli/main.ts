@@ -80,6 +80,32 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       );
     });
 
+  // Registry commands parse their own flags (see registry-args.ts: values stay strings as typed).
+  const registryCommands: Array<[name: string, usage: string, description: string, load: () => Promise<(argv: readonly string[], logger: Logger) => Promise<void>>]> = [
+    ['users', 'users <add|list|remove> [name]', 'Registry users: add NAME [--admin], list, remove NAME', async () => (await import('./commands/users.js')).users],
+    [
+      'servers',
+      'servers <add|list|remove|enable|disable> [name]',
+      'Registry servers of --user U or --shared: add NAME (--url U | --path P | --command C [--arg A]… | --template T [--param K=V]…) [--api-key K] [--header "H: V"]… [--env K=V]…; list [--json]; remove|enable|disable NAME',
+      async () => (await import('./commands/servers.js')).servers,
+    ],
+    ['token', 'token <create|list|revoke> [prefix]', 'API tokens: create --user U (printed once), list --user U, revoke PREFIX --user U', async () => (await import('./commands/token.js')).token],
+    ['templates', 'templates <add|list|remove> [name]', 'Admin stdio templates tenants instantiate: add NAME --command C [--arg A]… [--param name[?][!][:type[:pattern]]]…', async () => (await import('./commands/templates.js')).templates],
+    ['policy', 'policy <show|set>', 'The tenant policy, global or --user U: set [--allow-stdio true|false] [--allow-http-host H]… [--allow-address CIDR]… [--max-servers N] …', async () => (await import('./commands/policy.js')).policy],
+    ['keys', 'keys <rotate>', 'Re-encrypt every stored secret under a new key', async () => (await import('./commands/keys.js')).keys],
+  ];
+  for (const [, usage, description, load] of registryCommands) {
+    cli
+      .command(usage, description)
+      .option('--db <target>', 'Registry database: a file path or postgres:// URL (default: $SWITCHBOARD_DB, ./.switchboard/switchboard.db)')
+      .option('--json', 'Print JSON')
+      .allowUnknownOptions()
+      .action((...actionArgs: unknown[]) => {
+        const flags = (actionArgs.at(-1) ?? {}) as GlobalFlags;
+        pending = load().then((run) => run(argv, setup(flags)));
+      });
+  }
+
   cli.help();
   cli.version(VERSION);
 

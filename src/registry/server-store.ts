@@ -6,7 +6,7 @@
  * (and again when they are turned into specs, and for every connection).
  */
 
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { normalizeServerEntry } from '../config/normalize-config.js';
 import type { ServerSpec, SwitchboardConfig } from '../config/server-spec.js';
 import { ConfigError, ErrorCode, SwitchboardError, type ConfigIssue } from '../errors.js';
@@ -188,7 +188,8 @@ export class ServerStore {
       .leftJoin('users', 'users.id', 'servers.owner_id')
       .selectAll('servers')
       .select('users.name as owner_name')
-      .orderBy('users.name')
+      // Shared servers (no owner) first on both backends: SQLite and PostgreSQL sort NULL differently.
+      .orderBy(sql`coalesce(users.name, '')`)
       .orderBy('servers.name')
       .execute();
     const templates = await this.#templateNames();

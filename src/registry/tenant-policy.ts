@@ -115,10 +115,9 @@ export function effectivePolicy(global: Partial<TenantPolicy>, user: Partial<Ten
 export function policyViolationError(violations: readonly PolicyViolation[], subject: string): SwitchboardError {
   const rules = [...new Set(violations.map((violation) => violation.rule))];
   const lines = violations.map((violation) => `  [${violation.rule}] ${violation.message}${violation.hint === undefined ? '' : ` — ${violation.hint}`}`);
-  const first = violations[0];
+  // Each line carries its own hint; a separate `hint` would repeat the first one.
   return new SwitchboardError(ErrorCode.PolicyViolation, `${subject} was refused by the tenant policy (${rules.join(', ')}):\n${lines.join('\n')}`, {
     details: { rules, violations },
-    ...(first?.hint === undefined ? {} : { hint: first.hint }),
   });
 }
 
