@@ -10,7 +10,8 @@
  */
 
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { ErrorCode, SwitchboardError } from '../errors.js';
 
 /** The environment variable holding the key. */
@@ -92,6 +93,7 @@ export class SecretBox {
     if (!mayCreate) return undefined;
     const key = SecretBox.generateKey();
     try {
+      mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
       writeKeyFile(file, key, 'wx');
     } catch (error) {
       // Another process created it first: use theirs.
