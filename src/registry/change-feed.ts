@@ -6,7 +6,7 @@
  * while the gateway runs — `PRAGMA data_version` is polled: it moves when another connection commits.
  */
 
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Logger } from '../logger.js';
 import type { RegistryDatabase } from './database-schema.js';
 import type { OpenedDatabase } from './open-database.js';
@@ -60,6 +60,7 @@ export class ChangeFeed {
   async publish(change: Omit<RegistryChange, 'remote'>): Promise<void> {
     if (this.#options.opened.backend !== 'postgres') return;
     const payload: Notification = { origin: this.#options.origin, change };
+    const { sql } = await import('kysely');
     await sql`select pg_notify(${REGISTRY_CHANNEL}, ${JSON.stringify(payload)})`.execute(this.#options.opened.db);
   }
 
@@ -149,6 +150,7 @@ export class ChangeFeed {
 }
 
 async function readDataVersion(db: Kysely<RegistryDatabase>): Promise<number> {
+  const { sql } = await import('kysely');
   const result = await sql<{ data_version: number }>`pragma data_version`.execute(db);
   return Number(result.rows[0]?.data_version ?? 0);
 }

@@ -25,7 +25,6 @@ import { TypedEmitter } from '../util/typed-emitter.js';
 import { AuditStore } from './audit-store.js';
 import { ChangeFeed, DEFAULT_WATCH_INTERVAL_MS } from './change-feed.js';
 import type { RegistryDatabase } from './database-schema.js';
-import { runMigrations } from './migrations/run-migrations.js';
 import { DEFAULT_DATABASE_PATH, databaseError, openDatabase, type OpenedDatabase, type RegistryBackend } from './open-database.js';
 import { parseStoredJson, requireUser, type RegistryContext } from './registry-context.js';
 import type { RegistryChange, RegistryUser, UserRef } from './registry-types.js';
@@ -152,6 +151,8 @@ export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
     const opened = await openDatabase(target, baseDir);
     try {
       try {
+        // Loaded here: kysely's migrator is not needed by code that never opens a registry.
+        const { runMigrations } = await import('./migrations/run-migrations.js');
         await runMigrations(opened.db as Kysely<unknown>);
       } catch (error) {
         throw isSwitchboardError(error) ? error : databaseError(`cannot migrate ${opened.label}`, error);

@@ -6,7 +6,7 @@
  * (and again when they are turned into specs, and for every connection).
  */
 
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { normalizeServerEntry } from '../config/normalize-config.js';
 import type { ServerSpec, SwitchboardConfig } from '../config/server-spec.js';
 import { ConfigError, ErrorCode, SwitchboardError, type ConfigIssue } from '../errors.js';
@@ -188,10 +188,10 @@ export class ServerStore {
       .leftJoin('users', 'users.id', 'servers.owner_id')
       .selectAll('servers')
       .select('users.name as owner_name')
-      // Shared servers (no owner) first on both backends: SQLite and PostgreSQL sort NULL differently.
-      .orderBy(sql`coalesce(users.name, '')`)
-      .orderBy('servers.name')
       .execute();
+    // Shared servers (no owner) first, then by owner and name — sorted here: SQLite and PostgreSQL
+    // order NULLs differently.
+    rows.sort((a, b) => (a.owner_name ?? '').localeCompare(b.owner_name ?? '') || a.name.localeCompare(b.name));
     const templates = await this.#templateNames();
     return rows.map((row) => this.#toPublic(row, row.owner_name ?? null, row.template_id === null ? undefined : templates.get(row.template_id), 'operator'));
   }
