@@ -365,17 +365,20 @@ export class ServerStore {
   /** The stored entry with its secrets merged back. Never leaves the registry. */
   #fullEntry(row: ServerRow): Record<string, unknown> {
     const publicPart = parseStoredJson(row.entry, `server ${row.name}`) as Record<string, unknown>;
-    if (row.secrets === null) return publicPart;
-    const secretPart = parseStoredJson(this.#context.box.decrypt(row.secrets, `server:${row.id}`), `server ${row.name} secrets`) as SecretPart;
-    return mergeSecrets(publicPart, secretPart);
+    return row.secrets === null ? publicPart : mergeSecrets(publicPart, this.#secretPart(row));
   }
 
   #toPublic(row: ServerRow, owner: string | null, template: string | undefined, viewer: ServerViewer): RegisteredServer {
     const shared = row.owner_id === null;
-    let entry: Record<string, unknown> = {};
-    if (!shared || viewer === 'operator') entry = maskEntry(this.#fullEntry(row), row.template_id === null ? new Set() : new Set(Object.keys(secretParametersOf(row, this.#context))));
-    else if (typeof (parseStoredJson(row.entry, `server ${row.name}`) as { description?: unknown }).description === 'string') {
-      entry = { description: (parseStoredJson(row.entry, `server ${row.name}`) as { description: string }).description };
+    let entry: Record<string, unknown>;
+    if (shared && viewer === 'owner') {
+      // A tenant learns that a shared server exists and what it is for, not how it is reached.
+      const description = (parseStoredJson(row.entry, `server ${row.name}`) as { description?: unknown }).description;
+      entry = typeof description === 'string' ? { description } : {};
+    } else {
+      const full = this.#fullEntry(row);
+      const secretParameters = row.template_id === null ? new Set<string>() : new Set(Object.keys(this.#secretPart(row).parameters ?? {}));
+      entry = maskEntry(full, secretParameters);
     }
     return {
       id: row.id,
@@ -389,6 +392,11 @@ export class ServerStore {
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     };
+  }
+
+  #secretPart(row: ServerRow): SecretPart {
+    if (row.secrets === null) return {};
+    return parseStoredJson(this.#context.box.decrypt(row.secrets, `server:${row.id}`), `server ${row.name} secrets`) as SecretPart;
   }
 
   /** Re-encrypts every server's secrets with the current key (inside a rotation's transaction). */
@@ -425,12 +433,6 @@ function staticViolations(entry: Readonly<Record<string, unknown>>, policy: Tena
     }
   }
   return violations;
-}
-
-function secretParametersOf(row: ServerRow, context: RegistryContext): Record<string, string> {
-  if (row.secrets === null) return {};
-  const secretPart = parseStoredJson(context.box.decrypt(row.secrets, `server:${row.id}`), `server ${row.name} secrets`) as SecretPart;
-  return secretPart.parameters ?? {};
 }
 
 function splitSecrets(entry: Readonly<Record<string, unknown>>, secretParameters: ReadonlySet<string>): { publicPart: Record<string, unknown>; secretPart: SecretPart } {

@@ -65,6 +65,7 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
   readonly #limiter: CallLimiter;
   readonly #pendingAudits = new Set<Promise<void>>();
   readonly #retiring = new Set<Promise<void>>();
+  readonly #retiringGenerations = new Set<Generation>();
   #user: RegistryUser;
   #current: Generation;
   #version = 0;
@@ -206,6 +207,8 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       this.#limiter.rejectWaiting(closedError(this.#user.name));
+      // Replaced clients still draining their calls close now too.
+      for (const generation of this.#retiringGenerations) generation.idle?.();
       try {
         await Promise.all([closeGeneration(this.#current), ...this.#retiring]);
         await Promise.all([...this.#pendingAudits]);
@@ -235,8 +238,9 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
   }
 
   #retire(generation: Generation): void {
+    this.#retiringGenerations.add(generation);
     const retiring = (async () => {
-      if (generation.running > 0) {
+      if (generation.running > 0 && this.#closing === undefined) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, this.#options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS);
           generation.idle = () => {
@@ -245,6 +249,7 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
           };
         });
       }
+      this.#retiringGenerations.delete(generation);
       await closeGeneration(generation);
     })().catch((error: unknown) => this.#logger.warn('closing a replaced client failed', { error: String(error) }));
     this.#retiring.add(retiring);
