@@ -174,6 +174,35 @@ for (const { kind, skip } of await backendsToTest()) {
       bob.release();
     });
 
+    test('a call running during a refresh finishes on the replaced client, which closes after it', async () => {
+      const pool = makePool();
+      const lease = await pool.acquire('alice');
+      const oldPid = pidOf(lease.client);
+      const running = lease.client.callTool('sleep', { ms: 400 });
+      await waitFor(() => lease.client.activeCalls === 1, 5_000, 'the call to start');
+      const reloaded = nextEvent<UserClientEvents, 'tools-changed'>(lease.client, 'tools-changed', (event) => event.reason === 'reload');
+      await registry.servers.add('alice', 'extra', { template: 'sink', parameters: { label: 'extra', tools: 'extra_tool' } });
+      await reloaded;
+      expect(isAlive(oldPid)).toBe(true);
+      expect((await running).isError).toBe(false);
+      await waitFor(() => !isAlive(oldPid), 10_000, 'the replaced server process to end after its call');
+      lease.release();
+    });
+
+    test('a shared server reaches every user\'s client', async () => {
+      const pool = makePool();
+      const alice = await pool.acquire('alice');
+      const bob = await pool.acquire('bob');
+      const both = Promise.all(
+        [alice, bob].map((lease) => nextEvent<UserClientEvents, 'tools-changed'>(lease.client, 'tools-changed', (event) => event.added.includes('shared_tool'))),
+      );
+      await registry.servers.add(null, 'company', { command: process.execPath, args: [KITCHEN_SINK, '--tools', 'shared_tool'] });
+      await both;
+      expect((await bob.client.callTool('shared_tool', {})).isError).toBe(false);
+      alice.release();
+      bob.release();
+    });
+
     test('a change made by another process reaches the pool', async () => {
       const pool = makePool();
       const alice = await pool.acquire('alice');
