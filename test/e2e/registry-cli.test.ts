@@ -47,7 +47,7 @@ for (const { kind, skip } of await backendsToTest()) {
     beforeAll(async () => {
       database = await createTestDatabase(kind);
     });
-    afterAll(async () => database.drop());
+    afterAll(async () => database?.drop());
     beforeEach(async () => {
       await database.reset();
       // Set up in-process (each CLI run is a Node start-up); the users commands are tested below.

@@ -57,8 +57,12 @@ export function postgresUnavailableReason(): Promise<string | undefined> {
 /** The backends to run, with the reason PostgreSQL is skipped (never skipped on CI). */
 export async function backendsToTest(): Promise<Array<{ kind: BackendKind; skip: string | undefined }>> {
   const reason = await postgresUnavailableReason();
-  if (reason !== undefined && process.env.CI !== 'true') {
-    process.stderr.write(`\n[registry tests] PostgreSQL suites SKIPPED: ${reason}\n`);
+  if (reason !== undefined) {
+    process.stderr.write(
+      process.env.CI === 'true'
+        ? `\n[registry tests] PostgreSQL is required on CI and is not reachable: ${reason}\n`
+        : `\n[registry tests] PostgreSQL suites SKIPPED: ${reason}\n`,
+    );
   }
   return [
     { kind: 'sqlite', skip: undefined },

@@ -36,7 +36,7 @@ for (const { kind, skip } of await backendsToTest()) {
     beforeAll(async () => {
       database = await createTestDatabase(kind);
     });
-    afterAll(async () => database.drop());
+    afterAll(async () => database?.drop());
     beforeEach(async () => {
       await database.reset();
       registry = await open();

@@ -40,7 +40,7 @@ for (const { kind, skip } of await backendsToTest()) {
     beforeAll(async () => {
       database = await createTestDatabase(kind);
     });
-    afterAll(async () => database.drop());
+    afterAll(async () => database?.drop());
     beforeEach(async () => {
       await database.reset();
       registry = await ServerRegistry.open({ db: database.db, keyFile: join(database.dir, 'secret.key'), resolveHost: async () => ['93.184.215.14'], watch: false });

@@ -48,7 +48,7 @@ for (const { kind, skip } of await backendsToTest()) {
     beforeAll(async () => {
       database = await createTestDatabase(kind);
     });
-    afterAll(async () => database.drop());
+    afterAll(async () => database?.drop());
     beforeEach(async () => {
       await database.reset();
       registry = await ServerRegistry.open({ db: database.db, keyFile: join(database.dir, 'secret.key'), resolveHost: dns.resolver, watch: false });
