@@ -19,6 +19,18 @@ export function maskValues(values: Readonly<Record<string, string>>): Record<str
   return Object.fromEntries(Object.entries(values).map(([key, value]) => [key, maskSecret(value)]));
 }
 
+const SECRET_QUERY_KEY = /key|token|secret|pass|auth|sig|code/i;
+
+/** True when a URL carries a password or a credential-looking query parameter. */
+export function urlHasCredentials(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.password !== '' || [...parsed.searchParams.keys()].some((key) => SECRET_QUERY_KEY.test(key));
+  } catch {
+    return false;
+  }
+}
+
 /** A URL with its password and the values of credential-looking query parameters masked. */
 export function maskUrl(url: string): string {
   let parsed: URL;
@@ -29,7 +41,7 @@ export function maskUrl(url: string): string {
   }
   if (parsed.password !== '') parsed.password = 'xxxx';
   for (const key of [...parsed.searchParams.keys()]) {
-    if (/key|token|secret|pass|auth|sig|code/i.test(key)) parsed.searchParams.set(key, 'xxxx');
+    if (SECRET_QUERY_KEY.test(key)) parsed.searchParams.set(key, 'xxxx');
   }
   return parsed.toString();
 }

@@ -11,7 +11,7 @@ import { normalizeServerEntry } from '../config/normalize-config.js';
 import type { ServerSpec, SwitchboardConfig } from '../config/server-spec.js';
 import { ConfigError, ErrorCode, SwitchboardError, type ConfigIssue } from '../errors.js';
 import type { RegistryDatabase } from './database-schema.js';
-import { maskSecret, maskUrl, maskValues } from './mask-secret.js';
+import { maskSecret, maskUrl, maskValues, urlHasCredentials } from './mask-secret.js';
 import { isUniqueViolation } from './open-database.js';
 import { newId } from './new-id.js';
 import { RECORD_NAME, checkName, parseStoredJson, requireUser, timestamp, type RegistryContext } from './registry-context.js';
@@ -43,6 +43,9 @@ export interface UserServerConfig {
 
 interface SecretPart {
   apiKey?: string;
+  /** `url` / `path` when they carry credentials (a password, a key in the query); the stored entry has them masked. */
+  url?: string;
+  path?: string;
   headers?: Record<string, string>;
   env?: Record<string, string>;
   parameters?: Record<string, string>;
@@ -313,8 +316,9 @@ export class ServerStore {
   }
 
   async #checkServerLimit(trx: Kysely<RegistryDatabase>, user: RegistryUser, policy: TenantPolicy): Promise<void> {
-    // On PostgreSQL, lock the user's row so two concurrent adds cannot both pass the count.
-    if (this.#context.backend === 'postgres') await trx.selectFrom('users').select('id').where('id', '=', user.id).forUpdate().execute();
+    // A no-op write first: it locks the user's row on PostgreSQL and takes SQLite's write lock, so two
+    // concurrent adds (in this process or another) cannot both pass the count below.
+    await trx.updateTable('users').set({ updated_at: user.updatedAt }).where('id', '=', user.id).execute();
     const result = await trx.selectFrom('servers').select(({ fn }) => fn.countAll<number>().as('count')).where('owner_id', '=', user.id).executeTakeFirst();
     const count = Number(result?.count ?? 0);
     if (count >= policy.maxServers) {
@@ -442,6 +446,13 @@ function splitSecrets(entry: Readonly<Record<string, unknown>>, secretParameters
   if (isStringRecord(headers) && Object.keys(headers).length > 0) secretPart.headers = headers;
   if (isScalarRecord(env) && Object.keys(env).length > 0) secretPart.env = Object.fromEntries(Object.entries(env).map(([key, value]) => [key, String(value)]));
   const publicPart: Record<string, unknown> = { ...rest };
+  for (const key of ['url', 'path'] as const) {
+    const value = rest[key];
+    if (typeof value === 'string' && /^https?:\/\//i.test(value) && urlHasCredentials(value)) {
+      secretPart[key] = value;
+      publicPart[key] = maskUrl(value);
+    }
+  }
   if (isScalarRecord(rest.parameters) && secretParameters.size > 0) {
     const visible: Record<string, unknown> = {};
     const hidden: Record<string, string> = {};
@@ -458,6 +469,8 @@ function splitSecrets(entry: Readonly<Record<string, unknown>>, secretParameters
 function mergeSecrets(publicPart: Record<string, unknown>, secretPart: SecretPart): Record<string, unknown> {
   const merged: Record<string, unknown> = { ...publicPart };
   if (secretPart.apiKey !== undefined) merged.apiKey = secretPart.apiKey;
+  if (secretPart.url !== undefined) merged.url = secretPart.url;
+  if (secretPart.path !== undefined) merged.path = secretPart.path;
   if (secretPart.headers !== undefined) merged.headers = secretPart.headers;
   if (secretPart.env !== undefined) merged.env = secretPart.env;
   if (secretPart.parameters !== undefined) merged.parameters = { ...(isScalarRecord(publicPart.parameters) ? publicPart.parameters : {}), ...secretPart.parameters };
@@ -481,6 +494,11 @@ function maskEntry(entry: Readonly<Record<string, unknown>>, secretParameters: R
 function restoreMasked(entry: Readonly<Record<string, unknown>>, previous: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const restored: Record<string, unknown> = { ...entry };
   if (typeof restored.apiKey === 'string' && typeof previous.apiKey === 'string' && restored.apiKey === maskSecret(previous.apiKey)) restored.apiKey = previous.apiKey;
+  for (const key of ['url', 'path'] as const) {
+    const next = restored[key];
+    const before = previous[key];
+    if (typeof next === 'string' && typeof before === 'string' && /^https?:\/\//i.test(before) && next === maskUrl(before)) restored[key] = before;
+  }
   for (const key of ['headers', 'env', 'parameters'] as const) {
     const next = restored[key];
     const before = previous[key];

@@ -207,6 +207,21 @@ for (const { kind, skip } of await backendsToTest()) {
       expect(unknown.code).toBe(2);
     });
 
+    test('the server limit holds when several CLI processes register at once', async () => {
+      const registry = await openLibrary();
+      try {
+        await registry.setPolicy({ maxServers: 2 });
+      } finally {
+        await registry.close();
+      }
+      const results = await Promise.all(Array.from({ length: 5 }, (_, index) => run('servers', 'add', `s${index}`, '--user', 'alice', '--url', `https://93.184.215.14/${index}`)));
+      expect(results.filter((result) => result.code === 0)).toHaveLength(2);
+      for (const refused of results.filter((result) => result.code !== 0)) {
+        expect(refused.code).toBe(1);
+        expect(refused.stderr).toContain('[server-limit] user "alice" has 2 of 2 servers');
+      }
+    });
+
     test('--db names the database instead of SWITCHBOARD_DB', async () => {
       const other = join(database.dir, 'other.db');
       expect((await run('users', 'add', 'carol', '--db', other)).code).toBe(0);

@@ -125,9 +125,13 @@ for (const { kind, skip } of await backendsToTest()) {
       await registry.users.add('alice');
       await registry.servers.add('alice', 'gh', { url: 'https://mcp.example.com/mcp', apiKey: API_KEY, headers: { 'X-Team': HEADER_SECRET } });
       await registry.servers.add(null, 'tool', { command: 'node', args: ['x.js'], env: { TOKEN: ENV_SECRET } });
+      await registry.servers.add('alice', 'keyed', { url: 'https://mcp.example.com/mcp?api_key=url-key-5e6f7a8b9c0d1e2f&region=eu' });
+      expect((await registry.servers.get('alice', 'keyed')).entry.url).toBe('https://mcp.example.com/mcp?api_key=xxxx&region=eu');
+      const keyed = (await registry.configForUser('alice')).config.servers.find((spec) => spec.name === 'keyed');
+      expect(keyed?.type === 'http' ? keyed.url : undefined).toBe('https://mcp.example.com/mcp?api_key=url-key-5e6f7a8b9c0d1e2f&region=eu');
       await registry.userSecrets.set('alice', 'oauth', 'gh', 'oauth-refresh-9d8c7b6a5f4e3d2c1b0a');
       expect(await registry.userSecrets.get('alice', 'oauth', 'gh')).toBe('oauth-refresh-9d8c7b6a5f4e3d2c1b0a');
-      const secrets = [API_KEY, HEADER_SECRET, ENV_SECRET, 'oauth-refresh-9d8c7b6a5f4e3d2c1b0a'];
+      const secrets = [API_KEY, HEADER_SECRET, ENV_SECRET, 'oauth-refresh-9d8c7b6a5f4e3d2c1b0a', 'url-key-5e6f7a8b9c0d1e2f'];
       if (kind === 'sqlite') {
         await registry.close();
         // The database file and its WAL and shared-memory files, byte for byte.

@@ -171,6 +171,30 @@ for (const { kind, skip } of await backendsToTest()) {
       await registry.servers.add('alice', 's3', { url: 'https://mcp.example.test/3' });
     });
 
+    test('the server limit holds under concurrent registrations', async () => {
+      await registry.setPolicy({ maxServers: 3 });
+      // Two registries on one database stand for two processes. better-sqlite3 is synchronous, so two
+      // SQLite connections in one process would wait on each other's lock inside one event loop: there
+      // the second process is the CLI (see the e2e test), and here one registry races with itself.
+      const other =
+        kind === 'postgres' ? await ServerRegistry.open({ db: database.db, keyFile: join(database.dir, 'secret.key'), resolveHost: dns.resolver, watch: false }) : registry;
+      try {
+        const outcomes = await Promise.all(
+          Array.from({ length: 8 }, (_, index) =>
+            (index % 2 === 0 ? registry : other).servers.add('alice', `s${index}`, { url: `https://mcp.example.test/${index}` }).then(
+              () => 'added',
+              (error: unknown) => (isSwitchboardError(error) ? String(error.details.rules ?? error.message) : String(error)),
+            ),
+          ),
+        );
+        expect(outcomes.filter((outcome) => outcome === 'added')).toHaveLength(3);
+        expect(outcomes.filter((outcome) => outcome !== 'added')).toEqual(Array(5).fill('server-limit'));
+        expect(await registry.servers.list('alice', { includeShared: false })).toHaveLength(3);
+      } finally {
+        if (other !== registry) await other.close();
+      }
+    });
+
     test('admins loosen each rule explicitly, globally or per user', async () => {
       expect(rulesOf(await refusal(registry.servers.add('alice', 'local', { url: 'http://127.0.0.1:9/mcp' })))).toEqual(['https-required', 'forbidden-address']);
       await registry.setPolicy({ allowHttpHosts: ['127.0.0.1'] });
