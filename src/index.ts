@@ -82,3 +82,5 @@ export { ClientPool, DEFAULT_IDLE_TTL_MS, DEFAULT_MAX_CLIENTS } from './registry
 export type { ClientLease, ClientPoolEvents, ClientPoolOptions, EvictionReason } from './registry/client-pool.js';
 export { UserClient } from './registry/user-client.js';
 export type { UserClientEvents } from './registry/user-client.js';
+export { AuditWriter, DEFAULT_AUDIT_BATCH_SIZE, DEFAULT_AUDIT_FLUSH_MS } from './registry/audit-writer.js';
+export type { AuditWriterOptions } from './registry/audit-writer.js';

@@ -11,7 +11,7 @@ import { parseStoredJson, requireUser, timestamp, type RegistryContext } from '.
 import type { AuditEntry, UserRef } from './registry-types.js';
 
 /** What {@link AuditStore.record} takes. */
-export type AuditRecord = Omit<AuditEntry, 'id' | 'createdAt'> & { createdAt?: string };
+export type AuditRecord = Omit<AuditEntry, 'id' | 'createdAt'> & { id?: string; createdAt?: string };
 
 /** Most rows one listing returns. @default 1000 */
 export const MAX_AUDIT_PAGE = 1_000;
@@ -26,20 +26,28 @@ export class AuditStore {
 
   /** Appends one entry. */
   async record(entry: AuditRecord): Promise<void> {
+    await this.recordMany([entry]);
+  }
+
+  /** Appends entries in one statement (see {@link AuditWriter}, which batches the pool's calls). */
+  async recordMany(entries: readonly AuditRecord[]): Promise<void> {
+    if (entries.length === 0) return;
     await this.#context.db
       .insertInto('audit_log')
-      .values({
-        id: newId(),
-        user_id: entry.userId ?? null,
-        user_name: entry.userName ?? null,
-        server: entry.server ?? null,
-        tool: entry.tool ?? null,
-        ok: entry.ok ? 1 : 0,
-        error_code: entry.errorCode ?? null,
-        duration_ms: Math.round(entry.durationMs),
-        arguments: entry.arguments === undefined ? null : JSON.stringify(entry.arguments),
-        created_at: entry.createdAt ?? timestamp(),
-      })
+      .values(
+        entries.map((entry) => ({
+          id: entry.id ?? newId(),
+          user_id: entry.userId ?? null,
+          user_name: entry.userName ?? null,
+          server: entry.server ?? null,
+          tool: entry.tool ?? null,
+          ok: entry.ok ? 1 : 0,
+          error_code: entry.errorCode ?? null,
+          duration_ms: Math.round(entry.durationMs),
+          arguments: entry.arguments === undefined ? null : JSON.stringify(entry.arguments),
+          created_at: entry.createdAt ?? timestamp(),
+        })),
+      )
       .execute();
   }
 

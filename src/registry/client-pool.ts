@@ -25,6 +25,7 @@ import { TypedEmitter } from '../util/typed-emitter.js';
 import type { RegistryChange, RegistryUser, UserRef } from './registry-types.js';
 import type { HostResolver } from './resolve-host.js';
 import type { ServerRegistry } from './server-registry.js';
+import { AuditWriter } from './audit-writer.js';
 import { UserClient, type UserClientOptions } from './user-client.js';
 
 /** A client unused this long is closed. @default 600000 (10 minutes) */
@@ -43,7 +44,7 @@ export interface ClientPoolOptions extends Pick<UserClientOptions, 'clientOption
   maxClients?: number;
   /** How often idle clients are looked for. @default min(idleTtlMs, 60000) */
   sweepIntervalMs?: number;
-  /** Write an audit entry per call. @default true */
+  /** Write an audit entry per call (batched, see {@link AuditWriter}). @default true */
   audit?: boolean;
   /** Resolver for the address checks of tenant servers' connections. @default the system resolver */
   resolveHost?: HostResolver;
@@ -86,6 +87,7 @@ export class ClientPool extends TypedEmitter<ClientPoolEvents> {
   readonly #closingClients = new Set<Promise<void>>();
   readonly #timer: NodeJS.Timeout;
   readonly #onChange: (change: RegistryChange) => void;
+  readonly #audit: AuditWriter | undefined;
   #closing: Promise<void> | undefined;
 
   constructor(registry: ServerRegistry, options: ClientPoolOptions = {}) {
@@ -94,6 +96,7 @@ export class ClientPool extends TypedEmitter<ClientPoolEvents> {
     this.#options = options;
     this.#logger = options.logger ?? noopLogger;
     this.onListenerError = (error, event) => this.#logger.error('pool event listener threw', { event, error: String(error) });
+    this.#audit = options.audit === false ? undefined : new AuditWriter(registry.audit, { logger: this.#logger });
     this.#onChange = (change) => this.#applyChange(change);
     registry.on('change', this.#onChange);
     const idleTtlMs = options.idleTtlMs ?? DEFAULT_IDLE_TTL_MS;
@@ -210,6 +213,7 @@ export class ClientPool extends TypedEmitter<ClientPoolEvents> {
       try {
         await Promise.all([...this.#entries.values()].map((entry) => this.#evict(entry, 'closed')));
         await Promise.all([...this.#closingClients]);
+        await this.#audit?.close();
       } finally {
         this.removeAllListeners();
       }
@@ -226,7 +230,7 @@ export class ClientPool extends TypedEmitter<ClientPoolEvents> {
       const client = await UserClient.create(config, {
         ...(this.#options.clientOptions === undefined ? {} : { clientOptions: this.#options.clientOptions }),
         logger: this.#logger,
-        ...(this.#options.audit === false ? {} : { audit: this.#registry.audit }),
+        ...(this.#audit === undefined ? {} : { audit: this.#audit }),
         ...(this.#options.auditArguments === undefined ? {} : { auditArguments: this.#options.auditArguments }),
         ...(this.#options.callQueueTimeoutMs === undefined ? {} : { callQueueTimeoutMs: this.#options.callQueueTimeoutMs }),
         ...(this.#options.drainTimeoutMs === undefined ? {} : { drainTimeoutMs: this.#options.drainTimeoutMs }),

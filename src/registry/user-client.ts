@@ -13,7 +13,7 @@ import { ErrorCode, SwitchboardError, isSwitchboardError } from '../errors.js';
 import { noopLogger, type Logger } from '../logger.js';
 import type { ToolResult } from '../result/tool-result.js';
 import { TypedEmitter } from '../util/typed-emitter.js';
-import type { AuditStore } from './audit-store.js';
+import type { AuditWriter } from './audit-writer.js';
 import { CallLimiter } from './call-limiter.js';
 import { createPinnedFetch, type PinnedFetch } from './pinned-fetch.js';
 import type { RegistryUser } from './registry-types.js';
@@ -39,7 +39,7 @@ export interface UserClientEvents {
 export interface UserClientOptions {
   clientOptions?: Omit<MultiServerClientOptions, 'connectionOptions' | 'logger'>;
   logger?: Logger;
-  audit?: AuditStore;
+  audit?: AuditWriter;
   /** Keep call arguments in the audit log. @default false */
   auditArguments?: boolean;
   /** @default DEFAULT_CALL_QUEUE_TIMEOUT_MS */
@@ -63,7 +63,6 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
   readonly #options: UserClientOptions;
   readonly #logger: Logger;
   readonly #limiter: CallLimiter;
-  readonly #pendingAudits = new Set<Promise<void>>();
   readonly #retiring = new Set<Promise<void>>();
   readonly #retiringGenerations = new Set<Generation>();
   #user: RegistryUser;
@@ -211,7 +210,6 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
       for (const generation of this.#retiringGenerations) generation.idle?.();
       try {
         await Promise.all([closeGeneration(this.#current), ...this.#retiring]);
-        await Promise.all([...this.#pendingAudits]);
       } finally {
         this.removeAllListeners();
       }
@@ -260,20 +258,16 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
     const audit = this.#options.audit;
     if (audit === undefined) return;
     const tool = generation?.client.getTool(name);
-    const write = audit
-      .record({
-        userId: this.#user.id,
-        userName: this.#user.name,
-        ...(tool === undefined ? {} : { server: tool.server }),
-        tool: tool?.originalName ?? name,
-        ok: errorCode === undefined,
-        ...(errorCode === undefined ? {} : { errorCode }),
-        durationMs,
-        ...(this.#options.auditArguments === true ? { arguments: args } : {}),
-      })
-      .catch((error: unknown) => this.#logger.warn('cannot write the audit log', { error: String(error) }));
-    this.#pendingAudits.add(write);
-    void write.finally(() => this.#pendingAudits.delete(write));
+    audit.write({
+      userId: this.#user.id,
+      userName: this.#user.name,
+      ...(tool === undefined ? {} : { server: tool.server }),
+      tool: tool?.originalName ?? name,
+      ok: errorCode === undefined,
+      ...(errorCode === undefined ? {} : { errorCode }),
+      durationMs,
+      ...(this.#options.auditArguments === true ? { arguments: args } : {}),
+    });
   }
 }
 

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { ErrorCode, isSwitchboardError } from '../../../src/errors.js';
+import { AuditWriter } from '../../../src/registry/audit-writer.js';
 import { ServerRegistry } from '../../../src/registry/server-registry.js';
 import type { RegistryChange } from '../../../src/registry/registry-types.js';
 import { backendsToTest, createTestDatabase, queryPostgres, type TestDatabase } from '../../helpers/registry-backends.js';
@@ -261,6 +262,19 @@ for (const { kind, skip } of await backendsToTest()) {
       ]);
       expect(await registry.audit.list({ limit: 1 })).toHaveLength(1);
       expect(await codeOf(registry.audit.list({ limit: 0 }))).toBe(ErrorCode.InvalidArgument);
+    });
+
+    test('the audit writer batches entries and keeps their order', async () => {
+      const alice = await registry.users.add('alice');
+      const writer = new AuditWriter(registry.audit, { batchSize: 3, flushIntervalMs: 60_000 });
+      for (let index = 0; index < 7; index++) writer.write({ userId: alice.id, userName: 'alice', tool: `t${index}`, ok: true, durationMs: index });
+      await writer.flush();
+      expect((await registry.audit.list({ user: alice })).map((entry) => entry.tool)).toEqual(['t6', 't5', 't4', 't3', 't2', 't1', 't0']);
+      writer.write({ userId: alice.id, tool: 'last', ok: false, errorCode: 'TOOL_ERROR', durationMs: 1 });
+      await writer.close();
+      expect((await registry.audit.list({ user: alice, limit: 1 }))[0]).toMatchObject({ tool: 'last', ok: false, errorCode: 'TOOL_ERROR' });
+      writer.write({ userId: alice.id, tool: 'dropped', ok: true, durationMs: 1 });
+      expect(await registry.audit.list({ user: alice })).toHaveLength(8);
     });
 
     test('templates: validated, masked, removal refused while in use', async () => {
