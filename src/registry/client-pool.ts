@@ -42,7 +42,7 @@ export interface ClientPoolOptions extends Pick<UserClientOptions, 'clientOption
   idleTtlMs?: number;
   /** @default DEFAULT_MAX_CLIENTS */
   maxClients?: number;
-  /** How often idle clients are looked for. @default min(idleTtlMs, 60000) */
+  /** How often idle clients are looked for. @default idleTtlMs, between 1000 and 60000 */
   sweepIntervalMs?: number;
   /** Write an audit entry per call (batched, see {@link AuditWriter}). @default true */
   audit?: boolean;
@@ -100,7 +100,10 @@ export class ClientPool extends TypedEmitter<ClientPoolEvents> {
     this.#onChange = (change) => this.#applyChange(change);
     registry.on('change', this.#onChange);
     const idleTtlMs = options.idleTtlMs ?? DEFAULT_IDLE_TTL_MS;
-    this.#timer = setInterval(() => void this.evictIdle(), options.sweepIntervalMs ?? Math.min(idleTtlMs, 60_000));
+    if (!(idleTtlMs > 0) || (options.maxClients !== undefined && !(options.maxClients >= 1))) {
+      throw new SwitchboardError(ErrorCode.InvalidArgument, 'ClientPool: idleTtlMs must be positive and maxClients at least 1');
+    }
+    this.#timer = setInterval(() => void this.evictIdle(), options.sweepIntervalMs ?? Math.max(1_000, Math.min(idleTtlMs, 60_000)));
     this.#timer.unref();
   }
 

@@ -333,7 +333,9 @@ export class ServerStore {
     const errors: ConfigIssue[] = [];
     const warnings: ConfigIssue[] = [];
     const spec = normalizeServerEntry(name, entry, { path: `servers.${name}`, baseDir: this.#context.baseDir, env, errors, warnings });
-    if (spec === undefined || errors.length > 0) throw new ConfigError(errors, warnings, `server "${name}"`);
+    // A config file may carry unknown keys (warned about); a registry entry is stored, so it may not.
+    const unknownKeys = warnings.filter((warning) => warning.message === 'unknown key, ignored').map((warning) => ({ ...warning, message: 'unknown key' }));
+    if (spec === undefined || errors.length > 0 || unknownKeys.length > 0) throw new ConfigError([...errors, ...unknownKeys], warnings, `server "${name}"`);
     return spec;
   }
 

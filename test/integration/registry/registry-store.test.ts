@@ -120,6 +120,8 @@ for (const { kind, skip } of await backendsToTest()) {
       expect(isSwitchboardError(error) && error.code).toBe(ErrorCode.ConfigInvalid);
       expect(String((error as Error).message)).toContain('servers.x.url: is not a valid URL');
       expect(await codeOf(registry.servers.add('root', 'y', {}))).toBe(ErrorCode.ConfigInvalid);
+      const unknown = await registry.servers.add('root', 'z', { url: 'https://mcp.example.com/mcp', endpoint: 'x' }).catch((caught: unknown) => caught);
+      expect(String((unknown as Error).message)).toContain('servers.z.endpoint: unknown key — use `url`');
     });
 
     test('secrets are encrypted at rest: not in the database in clear text', async () => {
