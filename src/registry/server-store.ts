@@ -7,6 +7,7 @@
  */
 
 import type { Kysely } from 'kysely';
+import { z } from 'zod';
 import { normalizeServerEntry } from '../config/normalize-config.js';
 import type { ServerSpec, SwitchboardConfig } from '../config/server-spec.js';
 import { ConfigError, ErrorCode, SwitchboardError, type ConfigIssue } from '../errors.js';
@@ -41,15 +42,19 @@ export interface UserServerConfig {
   warnings: string[];
 }
 
-interface SecretPart {
-  apiKey?: string;
-  /** `url` / `path` when they carry credentials (a password, a key in the query); the stored entry has them masked. */
-  url?: string;
-  path?: string;
-  headers?: Record<string, string>;
-  env?: Record<string, string>;
-  parameters?: Record<string, string>;
-}
+/** The encrypted part of an entry. `url` / `path` only when they carry credentials (then masked in `entry`). */
+const secretPartSchema = z
+  .object({
+    apiKey: z.string(),
+    url: z.string(),
+    path: z.string(),
+    headers: z.record(z.string(), z.string()),
+    env: z.record(z.string(), z.string()),
+    parameters: z.record(z.string(), z.string()),
+  })
+  .partial();
+type SecretPart = z.infer<typeof secretPartSchema>;
+const storedEntrySchema = z.record(z.string(), z.unknown());
 
 interface CheckedEntry {
   kind: RegisteredServerKind;
@@ -370,7 +375,7 @@ export class ServerStore {
 
   /** The stored entry with its secrets merged back. Never leaves the registry. */
   #fullEntry(row: ServerRow): Record<string, unknown> {
-    const publicPart = parseStoredJson(row.entry, `server ${row.name}`) as Record<string, unknown>;
+    const publicPart = storedEntrySchema.parse(parseStoredJson(row.entry, `server ${row.name}`));
     return row.secrets === null ? publicPart : mergeSecrets(publicPart, this.#secretPart(row));
   }
 
@@ -391,7 +396,7 @@ export class ServerStore {
       name: row.name,
       owner,
       shared,
-      kind: row.kind as RegisteredServerKind,
+      kind: row.kind === 'stdio' || row.kind === 'template' ? row.kind : 'http',
       ...(template === undefined ? {} : { template }),
       enabled: row.enabled === 1,
       entry,
@@ -402,7 +407,7 @@ export class ServerStore {
 
   #secretPart(row: ServerRow): SecretPart {
     if (row.secrets === null) return {};
-    return parseStoredJson(this.#context.box.decrypt(row.secrets, `server:${row.id}`), `server ${row.name} secrets`) as SecretPart;
+    return secretPartSchema.parse(parseStoredJson(this.#context.box.decrypt(row.secrets, `server:${row.id}`), `server ${row.name} secrets`));
   }
 
   /** Re-encrypts every server's secrets with the current key (inside a rotation's transaction). */

@@ -4,6 +4,7 @@
  * for a shared backend), so they are stored encrypted like server secrets.
  */
 
+import { z } from 'zod';
 import { ErrorCode, SwitchboardError } from '../errors.js';
 import type { RegistryDatabase } from './database-schema.js';
 import { maskSecret } from './mask-secret.js';
@@ -12,6 +13,8 @@ import { newId } from './new-id.js';
 import { RECORD_NAME, checkName, parseStoredJson, timestamp, type RegistryContext } from './registry-context.js';
 import type { RegisteredTemplate } from './registry-types.js';
 import { parseServerTemplate, serverTemplateSchema, type ServerTemplateDefinition, type ServerTemplateInput } from './server-template.js';
+
+const envSchema = z.record(z.string(), z.string());
 
 /** A template with its env values in clear, for building server specs. Internal. */
 export interface LoadedTemplate {
@@ -96,7 +99,7 @@ export class TemplateStore {
 
   #load(row: RegistryDatabase['server_templates']): LoadedTemplate {
     const definition = serverTemplateSchema.parse(parseStoredJson(row.definition, `template ${row.name}`));
-    const env = row.secrets === null ? {} : (parseStoredJson(this.#context.box.decrypt(row.secrets, `template:${row.id}`), `template ${row.name} env`) as Record<string, string>);
+    const env = row.secrets === null ? {} : envSchema.parse(parseStoredJson(this.#context.box.decrypt(row.secrets, `template:${row.id}`), `template ${row.name} env`));
     return { id: row.id, name: row.name, definition: { ...definition, env }, env };
   }
 

@@ -91,7 +91,7 @@ export function parsePolicy(raw: unknown, where = 'policy'): Partial<TenantPolic
     const problems = parsed.error.issues.map((issue) => `${[where, ...issue.path.map(String)].join('.')}: ${issue.message}`);
     throw new SwitchboardError(ErrorCode.InvalidArgument, `invalid policy: ${problems.join('; ')}`);
   }
-  return parsed.data as Partial<TenantPolicy>;
+  return parsed.data;
 }
 
 /**
@@ -132,12 +132,11 @@ export function isAddressAllowed(address: AddressClass, policy: Pick<TenantPolic
 /** The violation of one address, or undefined when it may be reached. */
 export function checkAddress(address: string, host: string, policy: Pick<TenantPolicy, 'allowAddresses'>): PolicyViolation | undefined {
   const classified = classifyAddress(address);
-  if (isAddressAllowed(classified, policy)) return undefined;
-  return forbiddenAddress(host, classified);
+  if (classified.category === undefined || isAddressAllowed(classified, policy)) return undefined;
+  return forbiddenAddress(host, classified, classified.category);
 }
 
-function forbiddenAddress(host: string, address: AddressClass): PolicyViolation {
-  const category = address.category as AddressCategory;
+function forbiddenAddress(host: string, address: AddressClass, category: AddressCategory): PolicyViolation {
   const via = address.embedded === undefined ? '' : ` (${address.embedded.form} form of ${address.embedded.ipv4})`;
   const what = host === address.address ? `${address.address}${via}` : `${host} resolves to ${address.address}${via}, which`;
   return {

@@ -68,6 +68,7 @@ async function definitionOf(args: CommandArgs): Promise<ServerTemplateInput> {
   if (raw !== undefined) {
     const text = raw.startsWith('@') ? await readFile(raw.slice(1), 'utf8') : raw;
     try {
+      // Checked by the registry (parseServerTemplate), which reports every problem at once.
       return JSON.parse(text) as ServerTemplateInput;
     } catch (error) {
       throw usageError(`--definition is not valid JSON: ${(error as Error).message}`);
