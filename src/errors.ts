@@ -20,6 +20,18 @@ export const ErrorCode = {
   RequestCancelled: 'REQUEST_CANCELLED',
   InvalidArgument: 'INVALID_ARGUMENT',
   Internal: 'INTERNAL',
+  /** A registry rule (tenant policy) refused the operation; `details.rules` names each rule. */
+  PolicyViolation: 'POLICY_VIOLATION',
+  /** A registry record (user, template, token) does not exist or is not visible to the caller. */
+  NotFound: 'NOT_FOUND',
+  /** A registry record with that name exists already. */
+  AlreadyExists: 'ALREADY_EXISTS',
+  /** A per-user limit (servers, concurrent calls) is reached. */
+  LimitExceeded: 'LIMIT_EXCEEDED',
+  /** The registry database cannot be opened, migrated or queried. */
+  DatabaseError: 'DATABASE_ERROR',
+  /** The secret key is missing, malformed, or not the one the stored secrets were encrypted with. */
+  SecretKeyInvalid: 'SECRET_KEY_INVALID',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

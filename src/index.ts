@@ -61,3 +61,4 @@ export type { OAuthAuthorizer } from './auth/oauth-authorizer.js';
 export { DEFAULT_MAX_AUTHORIZATIONS_PER_REQUEST, DEFAULT_REFRESH_BEFORE_EXPIRY_MS } from './auth/oauth-defaults.js';
 export { loadSecretKey } from './auth/secret-key.js';
 export { VERSION } from './version.js';
+

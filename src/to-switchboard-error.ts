@@ -67,6 +67,10 @@ const UNSUPPORTED_VERSION = /protocol version is not supported: (\S+)/i;
 /** Maps any thrown value to a SwitchboardError, keeping the original as `cause`. */
 export function toSwitchboardError(error: unknown, context: ErrorContext = {}): SwitchboardError {
   if (isSwitchboardError(error)) return error;
+  // A policy refusal thrown inside the SDK (by the registry's address-pinning fetch) keeps its code
+  // through the SDK's wrapping (e.g. a failed version probe), so people see which rule refused.
+  const refusal = policyViolationInCauses(error);
+  if (refusal !== undefined) return refusal;
   const { server } = context;
   const prefix = `${server === undefined ? '' : `server "${server}"`}${context.operation === undefined ? '' : `${server === undefined ? '' : ', '}${context.operation}`}`;
   const make = (code: ErrorCode, message: string, extra: { hint?: string; details?: Record<string, unknown> } = {}): SwitchboardError =>
@@ -171,6 +175,14 @@ export function toSwitchboardError(error: unknown, context: ErrorContext = {}): 
     return make(ErrorCode.Internal, error.message);
   }
   return make(ErrorCode.Internal, String(error));
+}
+
+function policyViolationInCauses(error: unknown): SwitchboardError | undefined {
+  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 6; depth++) {
+    current = current.cause;
+    if (isSwitchboardError(current) && current.code === ErrorCode.PolicyViolation) return current;
+  }
+  return undefined;
 }
 
 function httpError(

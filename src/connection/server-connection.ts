@@ -937,7 +937,7 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
         },
       );
     }
-    if (mapped.code === ErrorCode.ServerUnauthorized || mapped.code === ErrorCode.ServerHttpError || mapped.code === ErrorCode.ServerStartFailed) {
+    if (mapped.code === ErrorCode.ServerUnauthorized || mapped.code === ErrorCode.ServerHttpError || mapped.code === ErrorCode.ServerStartFailed || mapped.code === ErrorCode.PolicyViolation) {
       return new SwitchboardError(mapped.code, mapped.message, {
         server: name,
         cause: error,

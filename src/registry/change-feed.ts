@@ -1,0 +1,181 @@
+/**
+ * @module registry/change-feed
+ * Changes made by other processes. On PostgreSQL every change is published with `pg_notify` and a
+ * dedicated connection LISTENs (reconnecting with backoff; after a reconnect an "unknown" change is
+ * reported, since notifications may have been missed). On SQLite — one machine, e.g. the CLI editing
+ * while the gateway runs — `PRAGMA data_version` is polled: it moves when another connection commits.
+ */
+
+import type { Kysely } from 'kysely';
+import type { Logger } from '../logger.js';
+import type { RegistryDatabase } from './database-schema.js';
+import type { OpenedDatabase } from './open-database.js';
+import type { RegistryChange } from './registry-types.js';
+
+/** The LISTEN/NOTIFY channel. */
+export const REGISTRY_CHANNEL = 'switchboard_registry';
+/** How often SQLite is polled for other processes' commits. @default 1000 */
+export const DEFAULT_WATCH_INTERVAL_MS = 1_000;
+const MAX_RECONNECT_DELAY_MS = 30_000;
+
+interface Notification {
+  origin: string;
+  change: Omit<RegistryChange, 'remote'>;
+}
+
+/** Options of a {@link ChangeFeed}. */
+export interface ChangeFeedOptions {
+  opened: OpenedDatabase;
+  /** This process's id: its own notifications are not reported back. */
+  origin: string;
+  onChange: (change: RegistryChange) => void;
+  logger: Logger;
+  /** @default DEFAULT_WATCH_INTERVAL_MS */
+  pollIntervalMs?: number;
+}
+
+/** Publishes this process's changes and reports other processes' ones. */
+export class ChangeFeed {
+  readonly #options: ChangeFeedOptions;
+  #closed = false;
+  #started = false;
+  #timer: NodeJS.Timeout | undefined;
+  #dataVersion: number | undefined;
+  #listener: import('pg').Client | undefined;
+  #reconnectDelayMs = 1_000;
+
+  constructor(options: ChangeFeedOptions) {
+    this.#options = options;
+  }
+
+  /** Starts watching (idempotent). */
+  async start(): Promise<void> {
+    if (this.#started || this.#closed) return;
+    this.#started = true;
+    if (this.#options.opened.backend === 'postgres') await this.#listen();
+    else await this.#startPolling();
+  }
+
+  /** Tells other processes about a committed change (PostgreSQL only; SQLite is polled). */
+  async publish(change: Omit<RegistryChange, 'remote'>): Promise<void> {
+    if (this.#options.opened.backend !== 'postgres') return;
+    const payload: Notification = { origin: this.#options.origin, change };
+    const { sql } = await import('kysely');
+    await sql`select pg_notify(${REGISTRY_CHANNEL}, ${JSON.stringify(payload)})`.execute(this.#options.opened.db);
+  }
+
+  /** Stops watching; closes the LISTEN connection. Idempotent. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const listener = this.#listener;
+    this.#listener = undefined;
+    await listener?.end().catch(() => {});
+  }
+
+  async #startPolling(): Promise<void> {
+    this.#dataVersion = await readDataVersion(this.#options.opened.db);
+    this.#schedulePoll();
+  }
+
+  #schedulePoll(): void {
+    if (this.#closed) return;
+    this.#timer = setTimeout(() => void this.#poll(), this.#options.pollIntervalMs ?? DEFAULT_WATCH_INTERVAL_MS);
+    this.#timer.unref();
+  }
+
+  async #poll(): Promise<void> {
+    if (this.#closed) return;
+    try {
+      const version = await readDataVersion(this.#options.opened.db);
+      if (this.#closed) return;
+      if (version !== this.#dataVersion) {
+        this.#dataVersion = version;
+        this.#options.onChange({ kind: 'unknown', action: 'unknown', userId: undefined, remote: true });
+      }
+    } catch (error) {
+      if (this.#closed) return;
+      this.#options.logger.warn('cannot poll the registry for changes', { error: String(error) });
+    }
+    this.#schedulePoll();
+  }
+
+  async #listen(): Promise<void> {
+    const connectionString = this.#options.opened.connectionString;
+    if (connectionString === undefined) return;
+    const { default: pg } = await import('pg');
+    const client = new pg.Client({ connectionString });
+    client.on('notification', (message) => {
+      if (message.channel !== REGISTRY_CHANNEL || message.payload === undefined) return;
+      const notification = parseNotification(message.payload);
+      if (notification === undefined || notification.origin === this.#options.origin) return;
+      this.#options.onChange({ ...notification.change, remote: true });
+    });
+    const lost = (error?: unknown): void => {
+      if (this.#closed || this.#listener !== client) return;
+      this.#listener = undefined;
+      this.#options.logger.warn('lost the registry change feed; reconnecting', { error: error === undefined ? 'connection ended' : String(error) });
+      client.end().catch(() => {});
+      this.#scheduleReconnect();
+    };
+    client.on('error', lost);
+    client.on('end', () => lost());
+    this.#listener = client;
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${REGISTRY_CHANNEL}`);
+      this.#reconnectDelayMs = 1_000;
+    } catch (error) {
+      if (this.#listener === client) lost(error);
+      else await client.end().catch(() => {});
+      return;
+    }
+    if (this.#closed) await client.end().catch(() => {});
+  }
+
+  #scheduleReconnect(): void {
+    if (this.#closed) return;
+    const delay = this.#reconnectDelayMs;
+    this.#reconnectDelayMs = Math.min(delay * 2, MAX_RECONNECT_DELAY_MS);
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      void this.#listen().then(() => {
+        // Anything may have changed while we were not listening.
+        if (!this.#closed && this.#listener !== undefined) this.#options.onChange({ kind: 'unknown', action: 'unknown', userId: undefined, remote: true });
+      });
+    }, delay);
+    this.#timer.unref();
+  }
+}
+
+async function readDataVersion(db: Kysely<RegistryDatabase>): Promise<number> {
+  const { sql } = await import('kysely');
+  const result = await sql<{ data_version: number }>`pragma data_version`.execute(db);
+  return Number(result.rows[0]?.data_version ?? 0);
+}
+
+function parseNotification(payload: string): Notification | undefined {
+  try {
+    const value: unknown = JSON.parse(payload);
+    if (typeof value !== 'object' || value === null) return undefined;
+    const { origin, change } = value as { origin?: unknown; change?: unknown };
+    if (typeof origin !== 'string' || typeof change !== 'object' || change === null) return undefined;
+    const { kind, action, userId, name } = change as Record<string, unknown>;
+    const kinds = ['user', 'server', 'template', 'policy', 'unknown'];
+    const actions = ['added', 'updated', 'removed', 'unknown'];
+    if (typeof kind !== 'string' || !kinds.includes(kind) || typeof action !== 'string' || !actions.includes(action)) return undefined;
+    if (userId !== null && userId !== undefined && typeof userId !== 'string') return undefined;
+    return {
+      origin,
+      change: {
+        kind: kind as RegistryChange['kind'],
+        action: action as RegistryChange['action'],
+        userId: userId as string | null | undefined,
+        ...(typeof name === 'string' ? { name } : {}),
+      },
+    };
+  } catch {
+    return undefined;
+  }
+}

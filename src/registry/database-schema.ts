@@ -1,0 +1,104 @@
+/**
+ * @module registry/database-schema
+ * The registry's tables as Kysely sees them. One schema for SQLite and PostgreSQL: ids are UUIDv7
+ * text, flags are integers 0/1, timestamps are ISO 8601 text (UTC, millisecond precision, so they
+ * sort as text), JSON is text. Secret values live only in the `secrets`/`secret` columns, encrypted
+ * (see {@link SecretBox}).
+ */
+
+/** `users`: people and programs that own servers. */
+export interface UsersTable {
+  id: string;
+  name: string;
+  /** 1 for an administrator (not bound by the tenant policy). */
+  is_admin: number;
+  /** JSON `Partial<TenantPolicy>`: this user's explicit exceptions to the global policy, or null. */
+  policy: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** `servers`: one MCP server entry; `owner_id` null for a shared (admin-defined) server. */
+export interface ServersTable {
+  id: string;
+  owner_id: string | null;
+  name: string;
+  /** `http`, `stdio` or `template`. */
+  kind: string;
+  /** The template this server instantiates (kind `template`). */
+  template_id: string | null;
+  /** JSON: the config-file entry without its secret values (`apiKey`, `headers`, `env`, secret parameters). */
+  entry: string;
+  /** The secret values, encrypted; null when there are none. */
+  secrets: string | null;
+  enabled: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** `server_templates`: stdio servers an admin defined, which tenants instantiate with parameters. */
+export interface ServerTemplatesTable {
+  id: string;
+  name: string;
+  description: string | null;
+  /** JSON: command, args, cwd, inheritEnv, parameters, env variable names (values are in `secrets`). */
+  definition: string;
+  /** The template's env values, encrypted; null when there are none. */
+  secrets: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** `api_tokens`: bearer tokens of users. Only a prefix (to find the row) and a SHA-256 hash are kept. */
+export interface ApiTokensTable {
+  id: string;
+  user_id: string;
+  name: string | null;
+  prefix: string;
+  token_hash: string;
+  created_at: string;
+  last_used_at: string | null;
+  expires_at: string | null;
+}
+
+/** `audit_log`: one row per tool call. Arguments only when the pool is told to keep them. */
+export interface AuditLogTable {
+  id: string;
+  user_id: string | null;
+  user_name: string | null;
+  server: string | null;
+  tool: string | null;
+  ok: number;
+  error_code: string | null;
+  duration_ms: number;
+  arguments: string | null;
+  created_at: string;
+}
+
+/** `user_secrets`: per-user encrypted values such as OAuth tokens, keyed by kind and name. */
+export interface UserSecretsTable {
+  id: string;
+  user_id: string;
+  kind: string;
+  name: string;
+  secret: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** `settings`: registry-wide values (the global tenant policy, the id of the secret key in use). */
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
+/** Every table of the registry. */
+export interface RegistryDatabase {
+  users: UsersTable;
+  servers: ServersTable;
+  server_templates: ServerTemplatesTable;
+  api_tokens: ApiTokensTable;
+  audit_log: AuditLogTable;
+  user_secrets: UserSecretsTable;
+  settings: SettingsTable;
+}

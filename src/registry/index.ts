@@ -1,0 +1,43 @@
+/**
+ * @module mcp-switchboard/registry
+ * The per-user server registry, its tenant policy and the client pool: `mcp-switchboard/registry`.
+ * A subpath of its own because it brings a database layer (and config validation) that programs using
+ * only the client do not need to load.
+ */
+
+export { ServerRegistry, DATABASE_ENV } from './server-registry.js';
+export type { KeyRotation, ServerRegistryEvents, ServerRegistryOptions } from './server-registry.js';
+export type { RegistryBackend } from './open-database.js';
+export type {
+  ApiTokenInfo,
+  AuditEntry,
+  CreatedApiToken,
+  RegisteredServer,
+  RegisteredServerKind,
+  RegisteredTemplate,
+  RegistryChange,
+  RegistryUser,
+  UserRef,
+} from './registry-types.js';
+export { DEFAULT_DATABASE_PATH } from './open-database.js';
+export type { AddUserOptions, UserStore } from './user-store.js';
+export type { AddServerOptions, ServerStore, ServerViewer, UserServerConfig } from './server-store.js';
+export type { TemplateStore } from './template-store.js';
+export type { CreateTokenOptions, TokenStore } from './token-store.js';
+export type { AuditRecord, AuditStore } from './audit-store.js';
+export type { UserSecretStore } from './user-secret-store.js';
+export type { TenantView } from './tenant-view.js';
+export type { ServerTemplateInput, TemplateParameter } from './server-template.js';
+export { DEFAULT_TENANT_POLICY } from './tenant-policy.js';
+export type { PolicyRule, PolicyViolation, TenantPolicy } from './tenant-policy.js';
+export { ADDRESS_CATEGORIES, classifyAddress } from './ip-address.js';
+export type { AddressCategory, AddressClass } from './ip-address.js';
+export { createPinnedFetch } from './pinned-fetch.js';
+export type { PinnedFetch, PinnedFetchOptions } from './pinned-fetch.js';
+export type { HostResolver } from './resolve-host.js';
+export { ClientPool, DEFAULT_IDLE_TTL_MS, DEFAULT_MAX_CLIENTS } from './client-pool.js';
+export type { ClientLease, ClientPoolEvents, ClientPoolOptions, EvictionReason } from './client-pool.js';
+export { UserClient } from './user-client.js';
+export type { UserClientEvents } from './user-client.js';
+export { AuditWriter, DEFAULT_AUDIT_BATCH_SIZE, DEFAULT_AUDIT_FLUSH_MS } from './audit-writer.js';
+export type { AuditWriterOptions } from './audit-writer.js';

@@ -1,0 +1,35 @@
+/**
+ * @module registry/migrations/run-migrations
+ * Versioned migrations, run on every open. Kysely's migrator keeps the applied versions in
+ * `switchboard_migration` and takes a lock (an advisory lock on PostgreSQL), so replicas starting
+ * together migrate once. Add a migration by appending to {@link MIGRATIONS}; never edit a released one.
+ */
+
+import { Migrator, type Kysely, type Migration } from 'kysely';
+import { ErrorCode, SwitchboardError } from '../../errors.js';
+import { initialMigration } from './001-initial.js';
+
+/** Every migration, by version. Names sort in the order they apply. */
+export const MIGRATIONS: Readonly<Record<string, Migration>> = {
+  '001-initial': initialMigration,
+};
+
+/** Brings the schema to the latest version; returns the versions applied now. */
+export async function runMigrations(db: Kysely<unknown>): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => ({ ...MIGRATIONS }) },
+    migrationTableName: 'switchboard_migration',
+    migrationLockTableName: 'switchboard_migration_lock',
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error !== undefined) {
+    const failed = results?.find((result) => result.status === 'Error')?.migrationName;
+    throw new SwitchboardError(
+      ErrorCode.DatabaseError,
+      `cannot migrate the registry database${failed === undefined ? '' : ` (migration ${failed})`}: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error, hint: 'a database written by a newer mcp-switchboard cannot be opened by an older one' },
+    );
+  }
+  return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
+}

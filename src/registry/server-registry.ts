@@ -1,0 +1,330 @@
+/**
+ * @module registry/server-registry
+ * The per-user server registry: users, their servers (and shared ones), admin templates, API tokens,
+ * the audit log and per-user secrets, in SQLite (embedded, the default) or PostgreSQL, with secrets
+ * encrypted at rest and a tenant policy enforced on every registration.
+ *
+ * @example
+ * ```ts
+ * const registry = await ServerRegistry.open({ db: './.switchboard/switchboard.db' });
+ * const alice = await registry.users.add('alice');
+ * await registry.servers.add(alice, 'github', { url: 'https://api.githubcopilot.com/mcp/', apiKey: token });
+ * const { token: bearer } = await registry.tokens.create(alice);
+ * const user = await registry.verifyToken(bearer); // → alice
+ * await registry.close();
+ * ```
+ */
+
+import { randomUUID } from 'node:crypto';
+import { dirname, join, resolve } from 'node:path';
+import { existsSync, rmSync } from 'node:fs';
+import type { Kysely } from 'kysely';
+import { ErrorCode, SwitchboardError, isSwitchboardError } from '../errors.js';
+import { noopLogger, type Logger } from '../logger.js';
+import { TypedEmitter } from '../util/typed-emitter.js';
+import { AuditStore } from './audit-store.js';
+import { ChangeFeed, DEFAULT_WATCH_INTERVAL_MS } from './change-feed.js';
+import type { RegistryDatabase } from './database-schema.js';
+import { DEFAULT_DATABASE_PATH, databaseError, openDatabase, type OpenedDatabase, type RegistryBackend } from './open-database.js';
+import { parseStoredJson, requireUser, type RegistryContext } from './registry-context.js';
+import type { RegistryChange, RegistryUser, UserRef } from './registry-types.js';
+import { systemResolver, type HostResolver } from './resolve-host.js';
+import { SECRET_KEY_ENV, SecretBox, commitPendingKeyFile, pendingKeyFile, writePendingKeyFile } from './secret-box.js';
+import { ServerStore, type UserServerConfig } from './server-store.js';
+import { TemplateStore } from './template-store.js';
+import { TenantView } from './tenant-view.js';
+import { effectivePolicy, parsePolicy, type TenantPolicy } from './tenant-policy.js';
+import { TokenStore } from './token-store.js';
+import { UserSecretStore } from './user-secret-store.js';
+import { UserStore } from './user-store.js';
+
+/** The environment variable naming the database (a file path or a `postgres://` URL). */
+export const DATABASE_ENV = 'SWITCHBOARD_DB';
+/** The key file beside an SQLite database. */
+export const KEY_FILE_NAME = 'secret.key';
+
+const SETTING_KEY_ID = 'secret_key_id';
+const SETTING_POLICY = 'tenant_policy';
+
+/** Options of {@link ServerRegistry.open}. */
+export interface ServerRegistryOptions {
+  /** A `postgres://` URL or an SQLite file path. @default $SWITCHBOARD_DB, else DEFAULT_DATABASE_PATH */
+  db?: string;
+  /** The secret key (32 bytes, base64 or hex). @default $SWITCHBOARD_SECRET_KEY, else the key file */
+  secretKey?: string;
+  /** The key file. @default `secret.key` beside the SQLite file; `./.switchboard/secret.key` for PostgreSQL */
+  keyFile?: string;
+  /** @default noopLogger */
+  logger?: Logger;
+  /** Resolves host names for the SSRF rules. @default the system resolver */
+  resolveHost?: HostResolver;
+  /** What `${VAR}` in admin-defined entries and templates expands from. @default process.env */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Relative paths (an SQLite path, `cwd` of admin entries) resolve against it. @default process.cwd() */
+  baseDir?: string;
+  /** Report changes made by other processes as `change` events. @default true */
+  watch?: boolean;
+  /** SQLite: how often to look for other processes' commits. @default DEFAULT_WATCH_INTERVAL_MS */
+  watchIntervalMs?: number;
+}
+
+/** Events of a {@link ServerRegistry}. */
+export interface ServerRegistryEvents {
+  /** Something changed: by this process after it committed, or by another process (`remote`). */
+  change: RegistryChange;
+}
+
+/** The result of {@link ServerRegistry.rotateSecretKey}. */
+export interface KeyRotation {
+  previousKeyId: string;
+  keyId: string;
+  /** How many encrypted values were re-encrypted. */
+  reencrypted: number;
+  /** Where the new key lives: the key file, or `SWITCHBOARD_SECRET_KEY` (which the operator must now set). */
+  keySource: string;
+}
+
+/** The registry. Open it with {@link ServerRegistry.open}; close it when done. */
+export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
+  readonly backend: RegistryBackend;
+  /** The database, without credentials. */
+  readonly label: string;
+  readonly users: UserStore;
+  /** Every server, by owner (operator level: any owner may be named). Tenants go through {@link forUser}. */
+  readonly servers: ServerStore;
+  readonly templates: TemplateStore;
+  readonly tokens: TokenStore;
+  readonly audit: AuditStore;
+  readonly userSecrets: UserSecretStore;
+  readonly #opened: OpenedDatabase;
+  readonly #box: SecretBox;
+  readonly #keyFile: string | undefined;
+  readonly #logger: Logger;
+  readonly #feed: ChangeFeed;
+  #closing: Promise<void> | undefined;
+
+  private constructor(opened: OpenedDatabase, box: SecretBox, keyFile: string | undefined, options: ServerRegistryOptions) {
+    super();
+    this.backend = opened.backend;
+    this.label = opened.label;
+    this.#opened = opened;
+    this.#box = box;
+    this.#keyFile = keyFile;
+    this.#logger = options.logger ?? noopLogger;
+    this.onListenerError = (error, event) => this.#logger.error('registry event listener threw', { event, error: String(error) });
+    this.#feed = new ChangeFeed({
+      opened,
+      origin: randomUUID(),
+      logger: this.#logger,
+      pollIntervalMs: options.watchIntervalMs ?? DEFAULT_WATCH_INTERVAL_MS,
+      onChange: (change) => {
+        if (this.#closing === undefined) this.emit('change', change);
+      },
+    });
+    const context: RegistryContext = {
+      db: opened.db,
+      backend: opened.backend,
+      box,
+      logger: this.#logger,
+      resolveHost: options.resolveHost ?? systemResolver,
+      env: options.env ?? process.env,
+      baseDir: options.baseDir ?? process.cwd(),
+      notify: (change) => this.#notify(change),
+      globalPolicy: () => this.#storedPolicy(),
+    };
+    this.users = new UserStore(context);
+    this.templates = new TemplateStore(context);
+    this.servers = new ServerStore(context, this.templates);
+    this.tokens = new TokenStore(context);
+    this.audit = new AuditStore(context);
+    this.userSecrets = new UserSecretStore(context);
+  }
+
+  /**
+   * Opens (creating on first use) and migrates the database, and loads the secret key. Throws
+   * DATABASE_ERROR when the database cannot be reached or migrated, SECRET_KEY_INVALID when the key
+   * is missing or is not the one the stored secrets were encrypted with.
+   */
+  static async open(options: ServerRegistryOptions = {}): Promise<ServerRegistry> {
+    const baseDir = options.baseDir ?? process.cwd();
+    const target = options.db ?? nonEmpty(process.env[DATABASE_ENV]) ?? DEFAULT_DATABASE_PATH;
+    const opened = await openDatabase(target, baseDir);
+    try {
+      try {
+        // Loaded here: kysely's migrator is not needed by code that never opens a registry.
+        const { runMigrations } = await import('./migrations/run-migrations.js');
+        await runMigrations(opened.db as Kysely<unknown>);
+      } catch (error) {
+        throw isSwitchboardError(error) ? error : databaseError(`cannot migrate ${opened.label}`, error);
+      }
+      const secretKey = options.secretKey ?? nonEmpty(process.env[SECRET_KEY_ENV]);
+      const keyFile = secretKey !== undefined ? undefined : (options.keyFile ?? (opened.file !== undefined ? join(dirname(opened.file), KEY_FILE_NAME) : resolve(baseDir, '.switchboard', KEY_FILE_NAME)));
+      const box = await loadSecretBox(opened.db, secretKey, keyFile);
+      const registry = new ServerRegistry(opened, box, keyFile, options);
+      if (options.watch !== false) await registry.#feed.start();
+      return registry;
+    } catch (error) {
+      await opened.db.destroy().catch(() => {});
+      throw error;
+    }
+  }
+
+  /** The id of the key secrets are encrypted with (a fingerprint, not the key). */
+  get secretKeyId(): string {
+    return this.#box.keyId;
+  }
+
+  /** The user an API token belongs to, or undefined (unknown, malformed, expired or revoked token). */
+  verifyToken(token: string): Promise<RegistryUser | undefined> {
+    return this.tokens.verify(token);
+  }
+
+  /** The registry as `user` sees it: their servers, tokens and audit entries only. */
+  forUser(user: RegistryUser): TenantView {
+    return new TenantView({ servers: this.servers, templates: this.templates, tokens: this.tokens, audit: this.audit }, user);
+  }
+
+  /** The enabled servers of a user, decrypted, for the client pool. */
+  configForUser(user: UserRef): Promise<UserServerConfig> {
+    return this.servers.configFor(user);
+  }
+
+  /** The global tenant policy, defaults applied. */
+  async policy(): Promise<TenantPolicy> {
+    return effectivePolicy(await this.#storedPolicy(), undefined);
+  }
+
+  /** The policy that binds `user`; undefined for an admin. */
+  async policyFor(user: UserRef): Promise<TenantPolicy | undefined> {
+    const found = await requireUser({ db: this.#opened.db }, user);
+    return found.isAdmin ? undefined : effectivePolicy(await this.#storedPolicy(), found.policy);
+  }
+
+  /** Changes the global tenant policy: the given fields replace the stored ones. */
+  async setPolicy(changes: Partial<TenantPolicy>): Promise<TenantPolicy> {
+    const merged = { ...(await this.#storedPolicy()), ...parsePolicy(changes) };
+    await setSetting(this.#opened.db, SETTING_POLICY, JSON.stringify(merged));
+    await this.#notify({ kind: 'policy', action: 'updated', userId: null });
+    return effectivePolicy(merged, undefined);
+  }
+
+  /**
+   * Re-encrypts every secret under a new key, in one transaction. With a key file, the new key is
+   * generated and replaces the file once the database has committed (an interrupted rotation is
+   * finished or undone on the next open). With `SWITCHBOARD_SECRET_KEY`, pass `newKey` and set the
+   * variable to it afterwards. Other processes must restart with the new key.
+   */
+  async rotateSecretKey(options: { newKey?: string } = {}): Promise<KeyRotation> {
+    const previousKeyId = this.#box.keyId;
+    if (this.#keyFile === undefined && options.newKey === undefined) {
+      throw new SwitchboardError(ErrorCode.InvalidArgument, `the key comes from ${SECRET_KEY_ENV}, so the new key must be given`, {
+        hint: 'generate one with `openssl rand -base64 32`, pass it as SWITCHBOARD_NEW_SECRET_KEY, then set SWITCHBOARD_SECRET_KEY to it',
+      });
+    }
+    const next = options.newKey === undefined ? SecretBox.generateKey() : SecretBox.parseKey(options.newKey, 'the new key');
+    if (next.id === previousKeyId) throw new SwitchboardError(ErrorCode.InvalidArgument, 'the new key is the key in use');
+    if (this.#keyFile !== undefined) writePendingKeyFile(this.#keyFile, next);
+    const old = this.#box;
+    const fresh = new SecretBox(next, this.#keyFile ?? SECRET_KEY_ENV);
+    const decrypt = (text: string, context: string): string => old.decrypt(text, context);
+    const encrypt = (text: string, context: string): string => fresh.encrypt(text, context);
+    let reencrypted = 0;
+    try {
+      await this.#opened.db.transaction().execute(async (trx) => {
+        reencrypted += await ServerStore.reencrypt(trx, decrypt, encrypt);
+        const templates = await trx.selectFrom('server_templates').select(['id', 'secrets']).where('secrets', 'is not', null).execute();
+        for (const row of templates) {
+          if (row.secrets === null) continue;
+          const context = `template:${row.id}`;
+          await trx.updateTable('server_templates').set({ secrets: encrypt(decrypt(row.secrets, context), context) }).where('id', '=', row.id).execute();
+          reencrypted++;
+        }
+        const secrets = await trx.selectFrom('user_secrets').select(['id', 'secret']).execute();
+        for (const row of secrets) {
+          const context = `user-secret:${row.id}`;
+          await trx.updateTable('user_secrets').set({ secret: encrypt(decrypt(row.secret, context), context) }).where('id', '=', row.id).execute();
+          reencrypted++;
+        }
+        await setSetting(trx, SETTING_KEY_ID, next.id);
+      });
+    } catch (error) {
+      if (this.#keyFile !== undefined) rmSync(pendingKeyFile(this.#keyFile), { force: true });
+      throw error;
+    }
+    if (this.#keyFile !== undefined) commitPendingKeyFile(this.#keyFile);
+    this.#box.useKey(next);
+    this.#logger.info('secret key rotated', { previousKeyId, keyId: next.id, reencrypted });
+    return { previousKeyId, keyId: next.id, reencrypted, keySource: this.#keyFile ?? SECRET_KEY_ENV };
+  }
+
+  /** Stops watching and closes the database. Idempotent. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      try {
+        await this.#feed.close();
+      } finally {
+        this.removeAllListeners();
+        await this.#opened.db.destroy();
+      }
+    })();
+    return this.#closing;
+  }
+
+  async #notify(change: Omit<RegistryChange, 'remote'>): Promise<void> {
+    if (this.#closing !== undefined) return;
+    this.emit('change', { ...change, remote: false });
+    try {
+      await this.#feed.publish(change);
+    } catch (error) {
+      // The change is committed; other replicas will see it on their next refresh.
+      this.#logger.warn('cannot publish a registry change', { error: String(error) });
+    }
+  }
+
+  async #storedPolicy(): Promise<Partial<TenantPolicy>> {
+    const stored = await getSetting(this.#opened.db, SETTING_POLICY);
+    return stored === undefined ? {} : parsePolicy(parseStoredJson(stored, 'tenant policy'), 'settings.tenant_policy');
+  }
+}
+
+/**
+ * Loads the key and checks it against the one the database records. Finishes (or undoes) a key
+ * rotation that was interrupted between the database commit and the key file rename.
+ */
+async function loadSecretBox(db: Kysely<RegistryDatabase>, secretKey: string | undefined, keyFile: string | undefined): Promise<SecretBox> {
+  const recorded = await getSetting(db, SETTING_KEY_ID);
+  if (keyFile !== undefined && existsSync(pendingKeyFile(keyFile))) {
+    const pending = SecretBox.load({ keyFile: pendingKeyFile(keyFile) }, false);
+    if (pending !== undefined && pending.keyId === recorded) commitPendingKeyFile(keyFile);
+    else rmSync(pendingKeyFile(keyFile), { force: true });
+  }
+  const box = SecretBox.load(secretKey === undefined ? { ...(keyFile === undefined ? {} : { keyFile }) } : { secretKey }, recorded === undefined);
+  if (box === undefined) {
+    throw new SwitchboardError(ErrorCode.SecretKeyInvalid, `this database holds secrets encrypted with key ${recorded ?? '?'}, but there is no key: ${keyFile ?? SECRET_KEY_ENV} does not exist`, {
+      hint: `restore the key file, or set ${SECRET_KEY_ENV} to the key`,
+    });
+  }
+  if (recorded === undefined) {
+    await db.insertInto('settings').values({ key: SETTING_KEY_ID, value: box.keyId }).onConflict((conflict) => conflict.column('key').doNothing()).execute();
+  }
+  const now = recorded ?? (await getSetting(db, SETTING_KEY_ID));
+  if (now !== box.keyId) {
+    throw new SwitchboardError(ErrorCode.SecretKeyInvalid, `this database's secrets are encrypted with key ${now ?? '?'}, but the key in ${box.source} is ${box.keyId}`, {
+      hint: `use the key this database was written with (${SECRET_KEY_ENV} or the key file)`,
+    });
+  }
+  return box;
+}
+
+async function getSetting(db: Kysely<RegistryDatabase>, key: string): Promise<string | undefined> {
+  const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
+  return row?.value;
+}
+
+async function setSetting(db: Kysely<RegistryDatabase>, key: string, value: string): Promise<void> {
+  await db.insertInto('settings').values({ key, value }).onConflict((conflict) => conflict.column('key').doUpdateSet({ value })).execute();
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value;
+}

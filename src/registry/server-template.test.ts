@@ -1,0 +1,85 @@
+import { describe, expect, test } from 'vitest';
+import { ErrorCode } from '../errors.js';
+import { checkParameters, parseServerTemplate, renderTemplate } from './server-template.js';
+
+describe('parseServerTemplate', () => {
+  test('reports every problem at once', () => {
+    expect(() =>
+      parseServerTemplate(
+        {
+          command: 'node {{evil}}',
+          args: ['{{missing}}'],
+          cwd: '/srv/{{dir}}',
+          parameters: [{ name: 'dir' }, { name: 'dir' }, { name: 'choice', type: 'enum' }, { name: 'p', pattern: '(' }],
+        },
+        't',
+      ),
+    ).toThrow(
+      expect.objectContaining({
+        code: ErrorCode.InvalidArgument,
+        details: {
+          problems: [
+            'template.t.parameters.dir: declared twice',
+            'template.t.parameters.choice: an enum needs `values`',
+            expect.stringMatching(/^template\.t\.parameters\.p\.pattern: Invalid regular expression/),
+            'template.t: {{missing}} is used but no parameter declares it',
+            'template.t.cwd: must be fixed (no parameters)',
+            'template.t.command: must be fixed (no parameters)',
+          ],
+        },
+      }),
+    );
+  });
+
+  test('rejects unknown keys', () => {
+    expect(() => parseServerTemplate({ command: 'node', shell: true }, 't')).toThrow(/Unrecognized key/);
+  });
+});
+
+describe('checkParameters', () => {
+  const template = parseServerTemplate(
+    {
+      command: 'node',
+      args: ['server.js', '{{folder}}'],
+      parameters: [
+        { name: 'folder', pattern: '[a-z0-9-]{1,20}' },
+        { name: 'free', required: false },
+        { name: 'port', type: 'integer', minimum: 1, maximum: 65535, required: false },
+        { name: 'verbose', type: 'boolean', default: false },
+        { name: 'mode', type: 'enum', values: ['read', 'write'], default: 'read' },
+      ],
+    },
+    't',
+  );
+
+  test('valid values, defaults applied, as strings', () => {
+    expect(checkParameters(template, { folder: 'docs', port: 8080 }, 't')).toEqual({ values: { folder: 'docs', port: '8080', verbose: 'false', mode: 'read' }, violations: [] });
+  });
+
+  test.each([
+    [{ folder: 'Docs' }, 'parameter "folder" of template "t" does not match the pattern [a-z0-9-]{1,20}'],
+    [{}, 'parameter "folder" of template "t" is required'],
+    [{ folder: 'a', free: '--inspect=0.0.0.0' }, 'parameter "free" of template "t" must not start with "-"'],
+    [{ folder: 'a', free: 'line\nbreak' }, 'parameter "free" of template "t" must not contain control characters'],
+    [{ folder: 'a', port: 70000 }, 'parameter "port" of template "t" must be at most 65535'],
+    [{ folder: 'a', port: 1.5 }, 'parameter "port" of template "t" must be an integer'],
+    [{ folder: 'a', verbose: 'yes' }, 'parameter "verbose" of template "t" must be true or false'],
+    [{ folder: 'a', mode: 'admin' }, 'parameter "mode" of template "t" must be one of read, write'],
+    [{ folder: 'a', nope: 1 }, 'template "t" has no parameter "nope"'],
+  ])('%j is refused', (values, message) => {
+    const { violations } = checkParameters(template, values, 't');
+    expect(violations.map((violation) => [violation.rule, violation.message])).toEqual([['template', message]]);
+  });
+});
+
+describe('renderTemplate', () => {
+  const template = parseServerTemplate(
+    { command: 'node', args: ['s.js', '--dir={{dir}}', '{{extra}}'], env: { TOKEN: '{{token}}', FIXED: 'admin' }, parameters: [{ name: 'dir' }, { name: 'extra', required: false }, { name: 'token', required: false }] },
+    't',
+  );
+
+  test('fills placeholders, drops arguments of missing optional parameters, escapes ${', () => {
+    expect(renderTemplate(template, { dir: '${HOME}' }, template.env)).toEqual({ command: 'node', args: ['s.js', '--dir=$${HOME}'], env: { FIXED: 'admin' } });
+    expect(renderTemplate(template, { dir: 'a', extra: 'b', token: 't' }, template.env)).toMatchObject({ args: ['s.js', '--dir=a', 'b'], env: { TOKEN: 't', FIXED: 'admin' } });
+  });
+});

@@ -1,0 +1,122 @@
+/**
+ * @module registry/token-store
+ * API tokens for the gateway: `sb_<prefix>_<secret>`, 32 random bytes of secret. The store keeps the
+ * prefix (to find the row) and a SHA-256 hash of the whole token — a slow hash buys nothing for 256
+ * random bits — and compares hashes in constant time. The token is shown once, when created.
+ */
+
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { ErrorCode, SwitchboardError } from '../errors.js';
+import type { RegistryDatabase } from './database-schema.js';
+import { newId } from './new-id.js';
+import { requireUser, timestamp, toUser, type RegistryContext } from './registry-context.js';
+import type { ApiTokenInfo, CreatedApiToken, RegistryUser, UserRef } from './registry-types.js';
+
+const TOKEN = /^sb_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$/;
+/** `last_used_at` is written at most this often per token, so verifying stays a read. @default 60000 */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** Options of {@link TokenStore.create}. */
+export interface CreateTokenOptions {
+  /** A label, e.g. the program that uses it. */
+  name?: string;
+  /** Lifetime in ms. @default no expiry */
+  expiresInMs?: number;
+}
+
+/** The API tokens of a registry. */
+export class TokenStore {
+  readonly #context: RegistryContext;
+
+  constructor(context: RegistryContext) {
+    this.#context = context;
+  }
+
+  /** Creates a token for `user`. The returned `token` is the only copy. */
+  async create(user: UserRef, options: CreateTokenOptions = {}): Promise<CreatedApiToken> {
+    const owner = await requireUser(this.#context, user);
+    const prefix = randomBytes(6).toString('hex');
+    const token = `sb_${prefix}_${randomBytes(32).toString('base64url')}`;
+    const now = new Date();
+    if (options.expiresInMs !== undefined && !(options.expiresInMs > 0)) {
+      throw new SwitchboardError(ErrorCode.InvalidArgument, 'a token lifetime must be positive');
+    }
+    const row = {
+      id: newId(),
+      user_id: owner.id,
+      name: options.name ?? null,
+      prefix,
+      token_hash: hashToken(token),
+      created_at: timestamp(now),
+      last_used_at: null,
+      expires_at: options.expiresInMs === undefined ? null : timestamp(new Date(now.getTime() + options.expiresInMs)),
+    };
+    await this.#context.db.insertInto('api_tokens').values(row).execute();
+    return { token, info: toInfo(row) };
+  }
+
+  /** `user`'s tokens (never the tokens themselves). */
+  async list(user: UserRef): Promise<ApiTokenInfo[]> {
+    const owner = await requireUser(this.#context, user);
+    const rows = await this.#context.db.selectFrom('api_tokens').selectAll().where('user_id', '=', owner.id).orderBy('created_at').execute();
+    return rows.map(toInfo);
+  }
+
+  /** Revokes one of `user`'s tokens by prefix or id; throws NOT_FOUND (also for another user's token). */
+  async revoke(user: UserRef, prefixOrId: string): Promise<void> {
+    const owner = await requireUser(this.#context, user);
+    const result = await this.#context.db
+      .deleteFrom('api_tokens')
+      .where('user_id', '=', owner.id)
+      .where((where) => where.or([where('prefix', '=', prefixOrId), where('id', '=', prefixOrId)]))
+      .executeTakeFirst();
+    if (Number(result.numDeletedRows) === 0) throw new SwitchboardError(ErrorCode.NotFound, `user "${owner.name}" has no token "${prefixOrId}"`);
+  }
+
+  /** The user a token belongs to, or undefined for an unknown, malformed or expired token. */
+  async verify(token: string): Promise<RegistryUser | undefined> {
+    const match = TOKEN.exec(token);
+    if (match?.[1] === undefined) return undefined;
+    const row = await this.#context.db
+      .selectFrom('api_tokens')
+      .innerJoin('users', 'users.id', 'api_tokens.user_id')
+      .selectAll('users')
+      .select(['api_tokens.id as token_id', 'api_tokens.token_hash', 'api_tokens.expires_at', 'api_tokens.last_used_at'])
+      .where('api_tokens.prefix', '=', match[1])
+      .executeTakeFirst();
+    const presented = Buffer.from(hashToken(token), 'hex');
+    // Compare even when no row matched, so the answer takes as long either way.
+    const stored = Buffer.from(row?.token_hash ?? '0'.repeat(64), 'hex');
+    const equal = stored.length === presented.length && timingSafeEqual(stored, presented);
+    if (row === undefined || !equal) return undefined;
+    const now = Date.now();
+    if (row.expires_at !== null && Date.parse(row.expires_at) <= now) return undefined;
+    if (row.last_used_at === null || now - Date.parse(row.last_used_at) > LAST_USED_RESOLUTION_MS) {
+      // Best effort: a failed write must not fail the request being authenticated.
+      await this.#context.db
+        .updateTable('api_tokens')
+        .set({ last_used_at: timestamp(new Date(now)) })
+        .where('id', '=', row.token_id)
+        .execute()
+        .catch((error: unknown) => this.#context.logger.warn('cannot record token use', { error: String(error) }));
+    }
+    return toUser({ id: row.id, name: row.name, is_admin: row.is_admin, policy: row.policy, created_at: row.created_at, updated_at: row.updated_at });
+  }
+}
+
+/** SHA-256 of a token, hex. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+function toInfo(row: RegistryDatabase['api_tokens']): ApiTokenInfo {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    ...(row.name === null ? {} : { name: row.name }),
+    prefix: row.prefix,
+    createdAt: row.created_at,
+    ...(row.last_used_at === null ? {} : { lastUsedAt: row.last_used_at }),
+    ...(row.expires_at === null ? {} : { expiresAt: row.expires_at }),
+  };
+}

@@ -1,0 +1,318 @@
+/**
+ * @module registry/user-client
+ * One user's tools: a {@link MultiServerClient} over that user's servers and the shared ones, with
+ * the user's call limit and an audit entry per call. When the registry changes, the pool hands it a
+ * new configuration: a new client is connected and swapped in, `tools-changed` is emitted, and the
+ * old one closes once its running calls have ended.
+ */
+
+import { MultiServerClient, type CatalogPrompt, type CatalogResource, type CatalogTool, type MultiServerClientEvents, type MultiServerClientOptions, type ServerStatus } from '../client/multi-server-client.js';
+import type { CallOptions } from '../connection/server-connection.js';
+import type { GetPromptResult, ReadResourceResult } from '../connection/mcp-types.js';
+import { ErrorCode, SwitchboardError, isSwitchboardError } from '../errors.js';
+import { noopLogger, type Logger } from '../logger.js';
+import type { ToolResult } from '../result/tool-result.js';
+import { TypedEmitter } from '../util/typed-emitter.js';
+import type { AuditWriter } from './audit-writer.js';
+import { CallLimiter } from './call-limiter.js';
+import { createPinnedFetch, type PinnedFetch } from './pinned-fetch.js';
+import type { RegistryUser } from './registry-types.js';
+import type { HostResolver } from './resolve-host.js';
+import type { UserServerConfig } from './server-store.js';
+
+/** The audit code of a call whose result has `isError: true`. */
+export const TOOL_ERROR_CODE = 'TOOL_ERROR';
+/** Longest wait for a replaced client's running calls before it is closed anyway. @default 60000 */
+export const DEFAULT_DRAIN_TIMEOUT_MS = 60_000;
+
+/** Events of a {@link UserClient}. */
+export interface UserClientEvents {
+  /** The user's tool set changed: a server's list changed, a server came or went, or the registry changed (`reload`). */
+  'tools-changed': MultiServerClientEvents['tools-changed'];
+  'prompts-changed': MultiServerClientEvents['prompts-changed'];
+  'resources-changed': MultiServerClientEvents['resources-changed'];
+  'server-state-change': MultiServerClientEvents['server-state-change'];
+  'tool-call-end': MultiServerClientEvents['tool-call-end'] & { userId: string };
+}
+
+/** How a pool builds user clients. */
+export interface UserClientOptions {
+  clientOptions?: Omit<MultiServerClientOptions, 'connectionOptions' | 'logger'>;
+  logger?: Logger;
+  audit?: AuditWriter;
+  /** Keep call arguments in the audit log. @default false */
+  auditArguments?: boolean;
+  /** @default DEFAULT_CALL_QUEUE_TIMEOUT_MS */
+  callQueueTimeoutMs?: number;
+  /** Resolver for the pinned fetch of tenant servers. @default the system resolver */
+  resolveHost?: HostResolver;
+  /** @default DEFAULT_DRAIN_TIMEOUT_MS */
+  drainTimeoutMs?: number;
+}
+
+interface Generation {
+  client: MultiServerClient;
+  fetch: PinnedFetch | undefined;
+  signature: string;
+  running: number;
+  idle: (() => void) | undefined;
+}
+
+/** One user's aggregated tools. Obtain it from a {@link ClientPool}. */
+export class UserClient extends TypedEmitter<UserClientEvents> {
+  readonly #options: UserClientOptions;
+  readonly #logger: Logger;
+  readonly #limiter: CallLimiter;
+  readonly #retiring = new Set<Promise<void>>();
+  readonly #retiringGenerations = new Set<Generation>();
+  #user: RegistryUser;
+  #current: Generation;
+  #version = 0;
+  #closing: Promise<void> | undefined;
+
+  private constructor(config: UserServerConfig, generation: Generation, options: UserClientOptions) {
+    super();
+    this.#options = options;
+    this.#user = config.user;
+    this.#logger = (options.logger ?? noopLogger).child({ user: config.user.name });
+    this.onListenerError = (error, event) => this.#logger.error('event listener threw', { event, error: String(error) });
+    this.#limiter = new CallLimiter(config.policy?.maxConcurrentCalls ?? Number.POSITIVE_INFINITY);
+    this.#current = generation;
+    this.#wire(generation);
+  }
+
+  /** Connects the servers of `config` (each within its start-up deadline; failures are isolated). */
+  static async create(config: UserServerConfig, options: UserClientOptions = {}): Promise<UserClient> {
+    const generation = await connectGeneration(config, options);
+    return new UserClient(config, generation, options);
+  }
+
+  /** The user this client serves. */
+  get user(): RegistryUser {
+    return this.#user;
+  }
+
+  /** The current underlying client (replaced on registry changes: don't keep it). */
+  get client(): MultiServerClient {
+    return this.#current.client;
+  }
+
+  /** Calls running now. */
+  get activeCalls(): number {
+    return this.#limiter.active;
+  }
+
+  /** Calls waiting for a slot under the user's limit. */
+  get waitingCalls(): number {
+    return this.#limiter.waiting;
+  }
+
+  /** True once closed. */
+  get closed(): boolean {
+    return this.#closing !== undefined;
+  }
+
+  listTools(): CatalogTool[] {
+    return this.#current.client.listTools();
+  }
+
+  getTool(name: string): CatalogTool | undefined {
+    return this.#current.client.getTool(name);
+  }
+
+  status(): ServerStatus[] {
+    return this.#current.client.status();
+  }
+
+  listPrompts(): CatalogPrompt[] {
+    return this.#current.client.listPrompts();
+  }
+
+  getPrompt(name: string, args: Record<string, string> = {}, options: CallOptions = {}): Promise<GetPromptResult> {
+    return this.#current.client.getPrompt(name, args, options);
+  }
+
+  listResources(): CatalogResource[] {
+    return this.#current.client.listResources();
+  }
+
+  readResource(uri: string, options: CallOptions & { server?: string } = {}): Promise<ReadResourceResult> {
+    return this.#current.client.readResource(uri, options);
+  }
+
+  /**
+   * Calls a tool, within the user's concurrent-call limit (waiting for a slot at most the pool's
+   * queue timeout), and records the call in the audit log.
+   */
+  async callTool(name: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<ToolResult> {
+    if (this.#closing !== undefined) throw closedError(this.#user.name);
+    const started = performance.now();
+    let generation: Generation | undefined;
+    try {
+      const result = await this.#limiter.run(
+        async () => {
+          generation = this.#current;
+          generation.running++;
+          try {
+            return await generation.client.callTool(name, args, options);
+          } finally {
+            generation.running--;
+            if (generation.running === 0) generation.idle?.();
+          }
+        },
+        { ...(options.signal === undefined ? {} : { signal: options.signal }), ...(this.#options.callQueueTimeoutMs === undefined ? {} : { queueTimeoutMs: this.#options.callQueueTimeoutMs }), subject: `user "${this.#user.name}"` },
+      );
+      this.#audit(name, args, generation, performance.now() - started, result.isError ? TOOL_ERROR_CODE : undefined);
+      return result;
+    } catch (error) {
+      this.#audit(name, args, generation, performance.now() - started, isSwitchboardError(error) ? error.code : ErrorCode.Internal);
+      throw error;
+    }
+  }
+
+  /**
+   * Applies a new configuration of this user. Returns false when nothing changed. Otherwise connects a
+   * new client, swaps it in, emits `tools-changed` (reason `reload`) and retires the old one.
+   */
+  async refresh(config: UserServerConfig): Promise<boolean> {
+    if (this.#closing !== undefined) return false;
+    this.#user = config.user;
+    this.#limiter.setLimit(config.policy?.maxConcurrentCalls ?? Number.POSITIVE_INFINITY);
+    if (signatureOf(config) === this.#current.signature) return false;
+    const next = await connectGeneration(config, this.#options);
+    if (this.#closing !== undefined) {
+      await closeGeneration(next);
+      return false;
+    }
+    const previous = this.#current;
+    const before = previous.client.listTools();
+    this.#current = next;
+    this.#wire(next);
+    const after = next.client.listTools();
+    const beforeNames = new Set(before.map((tool) => tool.name));
+    const afterNames = new Set(after.map((tool) => tool.name));
+    this.emit('tools-changed', {
+      added: after.filter((tool) => !beforeNames.has(tool.name)).map((tool) => tool.name),
+      removed: before.filter((tool) => !afterNames.has(tool.name)).map((tool) => tool.name),
+      renamed: [],
+      version: ++this.#version,
+      reason: 'reload',
+    });
+    this.#retire(previous);
+    return true;
+  }
+
+  /** Closes the client, its servers (processes included) and its connections. Idempotent. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      this.#limiter.rejectWaiting(closedError(this.#user.name));
+      // Replaced clients still draining their calls close now too.
+      for (const generation of this.#retiringGenerations) generation.idle?.();
+      try {
+        await Promise.all([closeGeneration(this.#current), ...this.#retiring]);
+      } finally {
+        this.removeAllListeners();
+      }
+    })();
+    return this.#closing;
+  }
+
+  #wire(generation: Generation): void {
+    const client = generation.client;
+    const current = (): boolean => this.#current === generation && this.#closing === undefined;
+    client.on('tools-changed', (event) => {
+      if (current()) this.emit('tools-changed', { ...event, version: ++this.#version });
+    });
+    client.on('prompts-changed', (event) => {
+      if (current()) this.emit('prompts-changed', event);
+    });
+    client.on('resources-changed', (event) => {
+      if (current()) this.emit('resources-changed', event);
+    });
+    client.on('server-state-change', (event) => {
+      if (current()) this.emit('server-state-change', event);
+    });
+    client.on('tool-call-end', (event) => this.emit('tool-call-end', { ...event, userId: this.#user.id }));
+  }
+
+  #retire(generation: Generation): void {
+    this.#retiringGenerations.add(generation);
+    const retiring = (async () => {
+      if (generation.running > 0 && this.#closing === undefined) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, this.#options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS);
+          generation.idle = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+      this.#retiringGenerations.delete(generation);
+      await closeGeneration(generation);
+    })().catch((error: unknown) => this.#logger.warn('closing a replaced client failed', { error: String(error) }));
+    this.#retiring.add(retiring);
+    void retiring.finally(() => this.#retiring.delete(retiring));
+  }
+
+  #audit(name: string, args: Record<string, unknown>, generation: Generation | undefined, durationMs: number, errorCode: string | undefined): void {
+    const audit = this.#options.audit;
+    if (audit === undefined) return;
+    const tool = generation?.client.getTool(name);
+    audit.write({
+      userId: this.#user.id,
+      userName: this.#user.name,
+      ...(tool === undefined ? {} : { server: tool.server }),
+      tool: tool?.originalName ?? name,
+      ok: errorCode === undefined,
+      ...(errorCode === undefined ? {} : { errorCode }),
+      durationMs,
+      ...(this.#options.auditArguments === true ? { arguments: args } : {}),
+    });
+  }
+}
+
+async function connectGeneration(config: UserServerConfig, options: UserClientOptions): Promise<Generation> {
+  const policy = config.policy;
+  const needsPinning = policy !== undefined && config.config.servers.some((spec) => spec.type === 'http' && config.tenantServers.has(spec.name));
+  const fetch = needsPinning
+    ? await createPinnedFetch({
+        policy,
+        ...(options.resolveHost === undefined ? {} : { resolveHost: options.resolveHost }),
+        subject: `a server of user "${config.user.name}"`,
+        ...(options.logger === undefined ? {} : { logger: options.logger }),
+      })
+    : undefined;
+  try {
+    const client = await MultiServerClient.connect(config.config, {
+      ...options.clientOptions,
+      logger: (options.logger ?? noopLogger).child({ user: config.user.name }),
+      connectionOptions: (spec) => (fetch !== undefined && spec.type === 'http' && config.tenantServers.has(spec.name) ? { fetch: fetch.fetch } : {}),
+    });
+    return { client, fetch, signature: signatureOf(config), running: 0, idle: undefined };
+  } catch (error) {
+    await fetch?.close();
+    throw error;
+  }
+}
+
+async function closeGeneration(generation: Generation): Promise<void> {
+  try {
+    await generation.client.close();
+  } finally {
+    await generation.fetch?.close();
+  }
+}
+
+/** What decides whether a refresh needs a new client (secrets included: it never leaves memory). */
+function signatureOf(config: UserServerConfig): string {
+  return JSON.stringify({
+    servers: config.config.servers,
+    tenant: [...config.tenantServers].sort(),
+    addresses: config.policy?.allowAddresses ?? null,
+    http: config.policy?.allowHttpHosts ?? null,
+  });
+}
+
+function closedError(user: string): SwitchboardError {
+  return new SwitchboardError(ErrorCode.ServerDisconnected, `the client of user "${user}" was closed`, { details: { retryable: true } });
+}
