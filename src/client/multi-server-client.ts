@@ -191,6 +191,8 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
   readonly #cache: ResultCache;
   /** Exposed names of tools whose server is down, to explain failed calls. */
   readonly #unavailable = new Map<string, string>();
+  /** Servers that are enabled (the others are never started). */
+  readonly #enabledCount: number;
   readonly #stats: StatsCollector;
   #prometheus: Promise<{ registry: Registry; detach: () => void }> | undefined;
 
@@ -205,6 +207,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     this.#stats = new StatsCollector(options.now);
     this.#tools = RoutedCatalog.empty(config.naming);
     this.#prompts = RoutedCatalog.empty(config.naming);
+    this.#enabledCount = config.servers.filter((spec) => spec.enabled).length;
     this.onListenerError = (error, event) => this.#logger.error('event listener threw', { event, error: String(error) });
     for (const spec of config.servers) {
       const entry: ServerEntry = {
@@ -439,11 +442,13 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
       const previous = this.#tools;
       this.#tools = RoutedCatalog.build(ready.map((entry) => sourceOf(entry, entry.tools)), this.config.naming, toCatalogTool, previous, 'tool');
       // Remember names whose server went down, so calling one says so instead of "no such tool".
-      for (const tool of previous.entries) {
-        const state = this.#entries.get(tool.server)?.state;
-        if (this.#tools.route(tool.name) === undefined && state !== 'ready' && state !== 'degraded' && state !== 'reconnecting') this.#unavailable.set(tool.name, tool.server);
+      if (ready.length < this.#enabledCount) {
+        for (const tool of previous.entries) {
+          const state = this.#entries.get(tool.server)?.state;
+          if (this.#tools.route(tool.name) === undefined && state !== 'ready' && state !== 'degraded' && state !== 'reconnecting') this.#unavailable.set(tool.name, tool.server);
+        }
       }
-      for (const tool of this.#tools.entries) this.#unavailable.delete(tool.name);
+      if (this.#unavailable.size > 0) for (const tool of this.#tools.entries) this.#unavailable.delete(tool.name);
       if (announce && this.listenerCount('tools-changed') > 0) {
         this.emit('tools-changed', { ...this.#tools.diffFrom(previous), version: this.#tools.version, reason, ...(server === undefined ? {} : { server }) });
       }
@@ -764,7 +769,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
         ...(connection?.transportKind === undefined ? {} : { transport: connection.transportKind }),
         ...(connection?.protocolVersion === undefined ? {} : { protocolVersion: connection.protocolVersion }),
         ...(connection?.serverInfo === undefined ? {} : { serverInfo: connection.serverInfo }),
-        toolCount: entry.state === 'ready' || entry.state === 'degraded' || entry.state === 'reconnecting' ? this.#tools.ofServer(entry.spec.name).length : 0,
+        toolCount: entry.state === 'ready' || entry.state === 'degraded' || entry.state === 'reconnecting' ? this.#tools.countOf(entry.spec.name) : 0,
         restarts: connection?.restarts ?? 0,
         ...(entry.state === 'ready' && connection?.readyAt !== undefined ? { readyAt: connection.readyAt } : {}),
         ...(connection?.pid === undefined ? {} : { pid: connection.pid }),
@@ -819,16 +824,18 @@ function isNormalized(config: ConfigInput): config is SwitchboardConfig {
 
 function toCatalogTool(named: { name: string; server: string; originalName: string; item: ToolDefinition }): CatalogTool {
   const tool = named.item;
-  return {
+  // Plain assignments rather than conditional spreads: this runs for every tool on every re-list.
+  const entry: CatalogTool = {
     name: named.name,
     server: named.server,
     originalName: named.originalName,
-    ...(tool.title === undefined ? {} : { title: tool.title }),
     description: tool.description === undefined || tool.description === '' ? `[${named.server}]` : `[${named.server}] ${tool.description}`,
     inputSchema: tool.inputSchema,
-    ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
-    ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
   };
+  if (tool.title !== undefined) entry.title = tool.title;
+  if (tool.outputSchema !== undefined) entry.outputSchema = tool.outputSchema;
+  if (tool.annotations !== undefined) entry.annotations = tool.annotations;
+  return entry;
 }
 
 function toCatalogPrompt(named: { name: string; server: string; originalName: string; item: PromptDefinition }): CatalogPrompt {

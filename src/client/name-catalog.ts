@@ -99,26 +99,63 @@ export function buildNameCatalog<T extends { name: string }>(
   strategy: NamingStrategy,
   kind = 'tool',
 ): { items: Array<NamedItem<T>>; report: NameReport } {
+  const items: Array<NamedItem<T>> = [];
+  const report = nameItems(sources, strategy, kind, (name, server, originalName, item) => {
+    items.push({ name, server, originalName, item });
+  });
+  return { items, report };
+}
+
+/** Marks a base name offered by more than one server. */
+const SEVERAL = -1;
+
+/**
+ * {@link buildNameCatalog} without intermediate objects: `emit` receives each item's exposed name.
+ * This runs on every `list_changed`, for every tool of every server, so it keeps to arrays, one map
+ * of base names and one set of taken names.
+ */
+export function nameItems<T extends { name: string }>(
+  sources: ReadonlyArray<NameSource<T>>,
+  strategy: NamingStrategy,
+  kind: string,
+  emit: (name: string, server: string, originalName: string, item: T) => void,
+): NameReport {
   const report: NameReport = { strategy, renames: [], collisions: [], filtered: [] };
-  const kept: Array<{ source: NameSource<T>; item: T; base: string }> = [];
-  for (const source of sources) {
-    const isIncluded = source.include === undefined || source.include.length === 0 ? () => true : globMatcher(source.include);
-    const isExcluded = source.exclude === undefined || source.exclude.length === 0 ? () => false : globMatcher(source.exclude);
+  const keptItems: T[][] = [];
+  const keptBases: string[][] = [];
+  // Which source first offered a base name, or SEVERAL; only needed when names can collide.
+  const owner = sources.length > 1 ? new Map<string, number>() : undefined;
+  for (let index = 0; index < sources.length; index++) {
+    const source = sources[index] as NameSource<T>;
+    const include = source.include === undefined || source.include.length === 0 ? undefined : globMatcher(source.include);
+    const exclude = source.exclude === undefined || source.exclude.length === 0 ? undefined : globMatcher(source.exclude);
+    const itemsOfSource: T[] = [];
+    const basesOfSource: string[] = [];
     for (const item of source.items) {
-      if (!isIncluded(item.name)) report.filtered.push({ server: source.server, originalName: item.name, by: 'include' });
-      else if (isExcluded(item.name)) report.filtered.push({ server: source.server, originalName: item.name, by: 'exclude' });
-      else kept.push({ source, item, base: sanitizeName(item.name) });
+      if (include !== undefined && !include(item.name)) report.filtered.push({ server: source.server, originalName: item.name, by: 'include' });
+      else if (exclude?.(item.name) === true) report.filtered.push({ server: source.server, originalName: item.name, by: 'exclude' });
+      else {
+        const base = sanitizeName(item.name);
+        itemsOfSource.push(item);
+        basesOfSource.push(base);
+        if (owner !== undefined) {
+          const first = owner.get(base);
+          if (first === undefined) owner.set(base, index);
+          else if (first !== index && first !== SEVERAL) owner.set(base, SEVERAL);
+        }
+      }
     }
+    keptItems.push(itemsOfSource);
+    keptBases.push(basesOfSource);
   }
 
-  const serversByBase = new Map<string, Set<string>>();
-  for (const { source, base } of kept) {
-    const set = serversByBase.get(base) ?? new Set<string>();
-    set.add(source.server);
-    serversByBase.set(base, set);
-  }
-  for (const [name, servers] of serversByBase) {
-    if (servers.size > 1) report.collisions.push({ name, servers: [...servers] });
+  if (owner !== undefined) {
+    for (const [base, first] of owner) {
+      if (first !== SEVERAL) continue;
+      const servers: string[] = [];
+      for (let index = 0; index < sources.length; index++) if (keptBases[index]?.includes(base) === true) servers.push((sources[index] as NameSource<T>).server);
+      report.collisions.push({ name: base, servers });
+    }
   }
   if (strategy === 'none' && report.collisions.length > 0) {
     throw new ConfigError(
@@ -130,39 +167,37 @@ export function buildNameCatalog<T extends { name: string }>(
     );
   }
 
-  const items: Array<NamedItem<T>> = [];
-  const taken = new Set<string>();
-  const pending: Array<{ source: NameSource<T>; item: T; name: string; reasons: RenameReason[] }> = [];
-  for (const { source, item, base } of kept) {
-    const reasons: RenameReason[] = [];
-    if (base !== item.name) reasons.push('sanitized');
-    const needsPrefix = strategy === 'prefix' || (strategy === 'on-conflict' && (serversByBase.get(base)?.size ?? 0) > 1);
-    let name = base;
-    if (needsPrefix) {
-      name = `${sanitizeName(source.prefix)}${PREFIX_SEPARATOR}${base}`;
-      reasons.push('prefixed');
-    }
-    if (name.length > MAX_NAME_LENGTH) {
-      name = `${name.slice(0, MAX_NAME_LENGTH - HASH_LENGTH - 1)}_${nameHash(source.server, item.name)}`;
-      reasons.push('truncated');
-    }
-    pending.push({ source, item, name, reasons });
-  }
   // A name can still clash: two names of one server that sanitize alike, or a prefixed name equal to
   // another server's plain one. The first keeps it; later ones get a hash, stable across rebuilds.
-  for (const entry of pending) {
-    let { name } = entry;
-    if (taken.has(name)) {
-      const hash = nameHash(entry.source.server, entry.item.name);
-      name = `${name.slice(0, MAX_NAME_LENGTH - HASH_LENGTH - 1)}_${hash}`;
-      for (let attempt = 1; taken.has(name); attempt++) name = `${name.slice(0, MAX_NAME_LENGTH - HASH_LENGTH - 1)}_${nameHash(entry.source.server, `${entry.item.name}#${attempt}`)}`;
-      entry.reasons.push('deduplicated');
-    }
-    taken.add(name);
-    items.push({ name, server: entry.source.server, originalName: entry.item.name, item: entry.item });
-    if (entry.reasons.length > 0) {
-      report.renames.push({ server: entry.source.server, originalName: entry.item.name, name, reasons: entry.reasons });
+  const taken = new Set<string>();
+  for (let index = 0; index < sources.length; index++) {
+    const source = sources[index] as NameSource<T>;
+    const itemsOfSource = keptItems[index] as T[];
+    const basesOfSource = keptBases[index] as string[];
+    const prefix = strategy === 'none' ? '' : `${sanitizeName(source.prefix)}${PREFIX_SEPARATOR}`;
+    for (let position = 0; position < itemsOfSource.length; position++) {
+      const item = itemsOfSource[position] as T;
+      const base = basesOfSource[position] as string;
+      let reasons: RenameReason[] | undefined;
+      let name = base;
+      if (base !== item.name) reasons = ['sanitized'];
+      if (strategy === 'prefix' || (strategy === 'on-conflict' && owner?.get(base) === SEVERAL)) {
+        name = prefix + base;
+        (reasons ??= []).push('prefixed');
+      }
+      if (name.length > MAX_NAME_LENGTH) {
+        name = `${name.slice(0, MAX_NAME_LENGTH - HASH_LENGTH - 1)}_${nameHash(source.server, item.name)}`;
+        (reasons ??= []).push('truncated');
+      }
+      if (taken.has(name)) {
+        name = `${name.slice(0, MAX_NAME_LENGTH - HASH_LENGTH - 1)}_${nameHash(source.server, item.name)}`;
+        for (let attempt = 1; taken.has(name); attempt++) name = `${name.slice(0, MAX_NAME_LENGTH - HASH_LENGTH - 1)}_${nameHash(source.server, `${item.name}#${attempt}`)}`;
+        (reasons ??= []).push('deduplicated');
+      }
+      taken.add(name);
+      emit(name, source.server, item.name, item);
+      if (reasons !== undefined) report.renames.push({ server: source.server, originalName: item.name, name, reasons });
     }
   }
-  return { items, report };
+  return report;
 }

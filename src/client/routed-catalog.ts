@@ -6,7 +6,7 @@
  */
 
 import type { NamingStrategy } from '../config/server-spec.js';
-import { buildNameCatalog, type NameReport, type NameSource } from './name-catalog.js';
+import { nameItems, type NameReport, type NameSource } from './name-catalog.js';
 
 /** An entry: exposed name, owning server, original name. */
 export interface RoutedEntry {
@@ -28,11 +28,11 @@ export class RoutedCatalog<E extends RoutedEntry> {
   readonly entries: readonly E[];
   readonly report: NameReport;
   readonly #byName: Map<string, E>;
-  /** Entries by server and original name: built once, used by the next build and by diffs. */
-  readonly #byOrigin: Map<string, E>;
+  /** Entries by server, then original name: built once, used by the next build and by diffs. */
+  readonly #byOrigin: Map<string, Map<string, E>>;
   readonly #aliases: Map<string, E>;
 
-  private constructor(version: number, entries: E[], report: NameReport, byName: Map<string, E>, byOrigin: Map<string, E>, aliases: Map<string, E>) {
+  private constructor(version: number, entries: E[], report: NameReport, byName: Map<string, E>, byOrigin: Map<string, Map<string, E>>, aliases: Map<string, E>) {
     this.version = version;
     this.entries = entries;
     this.report = report;
@@ -48,28 +48,40 @@ export class RoutedCatalog<E extends RoutedEntry> {
 
   /**
    * Builds the next version from each server's items. `toEntry` makes the public entry of one item.
-   * Throws ConfigError for collisions under strategy `none`.
+   * Throws ConfigError for collisions under strategy `none`. This runs on every `list_changed`: one
+   * pass, no intermediate objects, and no alias work unless a name actually changed.
    */
   static build<T extends { name: string }, E extends RoutedEntry>(
     sources: ReadonlyArray<NameSource<T>>,
     strategy: NamingStrategy,
     toEntry: (named: { name: string; server: string; originalName: string; item: T }) => E,
     previous?: RoutedCatalog<E>,
-    kind?: string,
+    kind = 'tool',
   ): RoutedCatalog<E> {
-    const { items, report } = buildNameCatalog(sources, strategy, kind);
-    const entries = items.map(toEntry);
+    const entries: E[] = [];
     const byName = new Map<string, E>();
-    const byOrigin = new Map<string, E>();
-    for (const entry of entries) {
-      byName.set(entry.name, entry);
-      byOrigin.set(originKey(entry), entry);
-    }
+    const byOrigin = new Map<string, Map<string, E>>();
+    let ofServer: Map<string, E> | undefined;
+    let ofServerName: string | undefined;
+    const report = nameItems(sources, strategy, kind, (name, server, originalName, item) => {
+      const entry = toEntry({ name, server, originalName, item });
+      entries.push(entry);
+      byName.set(name, entry);
+      if (server !== ofServerName) {
+        ofServerName = server;
+        ofServer = byOrigin.get(server);
+        if (ofServer === undefined) {
+          ofServer = new Map();
+          byOrigin.set(server, ofServer);
+        }
+      }
+      ofServer?.set(originalName, entry);
+    });
     const aliases = new Map<string, E>();
     if (previous !== undefined) {
       const keep = (name: string, old: E): void => {
         if (byName.has(name)) return;
-        const current = byOrigin.get(originKey(old));
+        const current = byOrigin.get(old.server)?.get(old.originalName);
         if (current !== undefined) aliases.set(name, current);
       };
       for (const [name, old] of previous.#aliases) keep(name, old);
@@ -86,22 +98,29 @@ export class RoutedCatalog<E extends RoutedEntry> {
 
   /** Entries of one server. */
   ofServer(server: string): E[] {
-    return this.entries.filter((entry) => entry.server === server);
+    return [...(this.#byOrigin.get(server)?.values() ?? [])];
+  }
+
+  /** Number of entries of one server. */
+  countOf(server: string): number {
+    return this.#byOrigin.get(server)?.size ?? 0;
   }
 
   /** What changed from `previous` to this version. */
   diffFrom(previous: RoutedCatalog<E>): CatalogDiff {
     const diff: CatalogDiff = { added: [], removed: [], renamed: [] };
-    for (const [origin, entry] of this.#byOrigin) {
-      const old = previous.#byOrigin.get(origin);
-      if (old === undefined) diff.added.push(entry.name);
-      else if (old.name !== entry.name) diff.renamed.push({ from: old.name, to: entry.name });
+    for (const [server, entries] of this.#byOrigin) {
+      const old = previous.#byOrigin.get(server);
+      for (const [originalName, entry] of entries) {
+        const before = old?.get(originalName);
+        if (before === undefined) diff.added.push(entry.name);
+        else if (before.name !== entry.name) diff.renamed.push({ from: before.name, to: entry.name });
+      }
     }
-    for (const [origin, entry] of previous.#byOrigin) if (!this.#byOrigin.has(origin)) diff.removed.push(entry.name);
+    for (const [server, entries] of previous.#byOrigin) {
+      const current = this.#byOrigin.get(server);
+      for (const [originalName, entry] of entries) if (current?.has(originalName) !== true) diff.removed.push(entry.name);
+    }
     return diff;
   }
-}
-
-function originKey(entry: RoutedEntry): string {
-  return `${entry.server}\0${entry.originalName}`;
 }
