@@ -112,6 +112,11 @@ export function toSwitchboardError(error: unknown, context: ErrorContext = {}): 
   }
   if (hasSdkBrand(error, 'mcp.SdkHttpError')) {
     const { status, statusText } = error as { status?: unknown; statusText?: unknown };
+    // A JSON-RPC error in the body says more than the status (e.g. a 400 that is -32022).
+    const rpc = rpcErrorInBody((error as { data?: unknown }).data);
+    if (rpc?.code === RPC_UNSUPPORTED_PROTOCOL_VERSION) {
+      return make(ErrorCode.ProtocolVersionUnsupported, rpc.message, { details: { rpcCode: rpc.code, data: rpc.data, status } });
+    }
     if (typeof status === 'number') return httpError(status, typeof statusText === 'string' ? statusText : undefined, make);
   }
   if (hasSdkBrand(error, 'mcp.SseError')) {
@@ -215,6 +220,19 @@ function httpError(
 function httpStatusOf(data: unknown): number | undefined {
   if (typeof data === 'object' && data !== null && 'status' in data && typeof data.status === 'number') return data.status;
   return undefined;
+}
+
+/** The JSON-RPC error an HTTP error response carried in its body, if any. */
+function rpcErrorInBody(data: unknown): { code: number; message: string; data?: unknown } | undefined {
+  const text = typeof data === 'object' && data !== null ? (data as { text?: unknown }).text : undefined;
+  if (typeof text !== 'string' || !text.startsWith('{')) return undefined;
+  try {
+    const body = JSON.parse(text) as { error?: { code?: unknown; message?: unknown; data?: unknown } };
+    const { code, message } = body.error ?? {};
+    return typeof code === 'number' && typeof message === 'string' ? { code, message, data: body.error?.data } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function innermostMessage(error: unknown): string {

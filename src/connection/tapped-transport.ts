@@ -52,6 +52,13 @@ export class TappedTransport implements Transport {
     this.inner.onmessage = (message, extra) => {
       if (trace !== undefined) trace('in', message);
       if (intercept !== undefined && intercept(message)) return;
+      // The SDK hands notifications to their handlers a microtask later but settles responses at
+      // once, so a progress notification read just before its request's response would find the
+      // request gone. A response waits one microtask too, behind what arrived before it.
+      if ((message as { method?: unknown }).method === undefined && (message as { id?: unknown }).id !== undefined) {
+        queueMicrotask(() => this.onmessage?.(message, extra));
+        return;
+      }
       this.onmessage?.(message, extra);
     };
     this.inner.onerror = (error) => this.onerror?.(error);
