@@ -5,7 +5,7 @@ import { afterEach, expect, test } from 'vitest';
 import { ServerConnection } from '../../src/connection/server-connection.js';
 import { ErrorCode, type SwitchboardError } from '../../src/errors.js';
 import type { LogFields, Logger } from '../../src/logger.js';
-import { faultSpec, specOf } from '../helpers/fixtures.js';
+import { FAULT_SERVER as FAULT_SERVER_PATH, faultSpec, specOf } from '../helpers/fixtures.js';
 import { groupMembers, isAlive, waitFor } from '../helpers/processes.js';
 
 const open: ServerConnection[] = [];
@@ -144,4 +144,14 @@ test('closing while connecting stops the start-up and leaves nothing running', a
   await connection.close();
   await expect(connecting).rejects.toMatchObject({ code: ErrorCode.ServerDisconnected });
   expect(isAlive(pid)).toBe(false);
+});
+
+test('tools/list pagination is followed to the end; a cursor that never ends is cut off with a clear error', async () => {
+  const paged = track(new ServerConnection(faultSpec('paged', 'ok', { args: [FAULT_SERVER_PATH, '--mode', 'ok', '--page-size', '3'] })));
+  await paged.connect();
+  const names = (await paged.listTools()).map((tool) => tool.name);
+  expect(names).toEqual(['echo', 'die', 'hang', 'big', 'slow', 'count', 'add_tool', 'crash_once', 'write_crash_once', 'drip', 'flood']);
+  const endless = track(new ServerConnection(faultSpec('endless', 'ok', { args: [FAULT_SERVER_PATH, '--mode', 'ok', '--endless-cursor'] })));
+  await endless.connect();
+  await expect(endless.listTools()).rejects.toMatchObject({ code: ErrorCode.ServerRequestFailed, message: expect.stringContaining('pagination did not end after 64 pages') });
 });
