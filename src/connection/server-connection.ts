@@ -661,6 +661,7 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
     const capabilities = this.#readyClient().getServerCapabilities() as Record<string, unknown> | undefined;
     if (capabilities?.[capability] === undefined) return [];
     const { method, field } = LIST_METHODS[kind];
+    if (kind === 'tools' && this.protocolEra === 'modern') return this.#listModernTools(options);
     const items: unknown[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_LIST_PAGES; page++) {
@@ -677,6 +678,33 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
       cursor = next;
     }
     throw this.#invalidResult(method, `pagination did not end after ${MAX_LIST_PAGES} pages`);
+  }
+
+  /**
+   * Tools of a 2026-07-28 connection, through the SDK's own `listTools`: it drops tools whose
+   * `x-mcp-header` declarations are invalid (SEP-2243) and keeps the definitions `callTool` needs to
+   * mirror those arguments into `Mcp-Param-*` headers (and to check structured output).
+   * `cacheMode: 'refresh'`: every listing still asks the server, as on other connections.
+   */
+  async #listModernTools(options: CallOptions): Promise<unknown[]> {
+    const client = this.#readyClient();
+    if (client instanceof LeanClient) throw new SwitchboardError(ErrorCode.Internal, `server "${this.spec.name}": a 2026-07-28 session runs on the SDK client`);
+    let tools: unknown[];
+    try {
+      const result = await client.listTools(undefined, {
+        cacheMode: 'refresh',
+        timeout: options.timeoutMs ?? this.spec.callTimeoutMs,
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      });
+      tools = result.tools;
+    } catch (error) {
+      throw this.#callError(error, 'tools/list', options.signal);
+    }
+    return tools.filter((item) => {
+      const problem = invalidListItem('tools', item);
+      if (problem !== undefined) this.#logger.warn('ignored an invalid entry in tools/list', { problem, name: (item as { name?: unknown } | null)?.name });
+      return problem === undefined;
+    });
   }
 
   /** Calls a tool. A result with `isError: true` is returned, not thrown. */

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test } from 'vitest';
-import { CONFORMANCE_CLIENT_METADATA_URL, argumentsFromSchema, oauthSettingsFromContext } from './conformance-client.js';
+import { CONFORMANCE_CLIENT_METADATA_URL, argumentsFromSchema, oauthSettingsFromContext, toolCallsFromContext, withoutOptionalNulls } from './conformance-client.js';
 
 test('uses the library through its public API only', async () => {
   const source = await readFile(new URL('./conformance-client.ts', import.meta.url), 'utf8');
@@ -30,4 +30,22 @@ test('tool arguments come from defaults, enums, then types', () => {
       properties: { a: { type: 'number' }, b: { type: 'integer', default: 5 }, c: { type: 'string', enum: ['x', 'y'] }, d: { type: 'boolean' }, e: { type: 'object', properties: { f: { type: 'string' } } } },
     }),
   ).toEqual({ a: 1, b: 5, c: 'x', d: true, e: { f: 'test' } });
+});
+
+test('the tool calls a scenario asks for come from the context; none named means one call per tool', () => {
+  expect(toolCallsFromContext(undefined)).toBeUndefined();
+  expect(toolCallsFromContext('{"client_id":"c"}')).toBeUndefined();
+  expect(toolCallsFromContext('{"toolCalls":[{"name":"a","arguments":{"x":null,"y":1}},{"name":"b"},{"arguments":{}},"junk"]}')).toEqual([
+    { name: 'a', arguments: { x: null, y: 1 } },
+    { name: 'b', arguments: {} },
+  ]);
+});
+
+test('a null for an optional, non-nullable argument means not given; other nulls stay', () => {
+  const schema = {
+    type: 'object',
+    properties: { flag: { type: 'boolean' }, note: { type: ['string', 'null'] }, must: { type: 'string' }, any: {} },
+    required: ['must'],
+  };
+  expect(withoutOptionalNulls(schema, { flag: null, note: null, must: null, any: null, kept: 1 })).toEqual({ note: null, must: null, any: null, kept: 1 });
 });

@@ -7,7 +7,8 @@
  *
  * The only input besides the URL is configuration: `MCP_CONFORMANCE_CONTEXT` may carry OAuth client
  * credentials (client id and secret, a private key, an identity provider's ID token), which become the
- * server's `oauth:` settings exactly as a user would write them. Logins are completed headlessly: the
+ * server's `oauth:` settings exactly as a user would write them, and the tool calls a scenario asks
+ * for (`toolCalls: [{name, arguments}]`), which are then made instead of one call per listed tool. Logins are completed headlessly: the
  * authorization URL is fetched without following redirects and the redirect is handed back, which
  * works with authorization servers that approve at once (as the suite's do).
  */
@@ -33,7 +34,9 @@ export interface ConformanceClientOptions {
 
 /** Connects, lists and calls every tool; exits 1 when connecting fails. */
 export async function conformanceClient(options: ConformanceClientOptions): Promise<void> {
-  const oauth = oauthSettingsFromContext(options.context ?? process.env.MCP_CONFORMANCE_CONTEXT);
+  const context = options.context ?? process.env.MCP_CONFORMANCE_CONTEXT;
+  const oauth = oauthSettingsFromContext(context);
+  const plannedCalls = toolCallsFromContext(context);
   const client = await MultiServerClient.connect(
     { mcpServers: { server: { url: options.url, oauth } }, onServerError: 'throw' },
     {
@@ -48,13 +51,20 @@ export async function conformanceClient(options: ConformanceClientOptions): Prom
   });
   let failed = 0;
   try {
-    for (const tool of client.listTools()) {
+    const tools = client.listTools();
+    // Planned calls go only to tools the catalogue holds: a tool the library excluded is not callable.
+    const calls =
+      plannedCalls?.flatMap((call) => {
+        const tool = tools.find((candidate) => candidate.name === call.name);
+        return tool === undefined ? [] : [{ name: call.name, arguments: withoutOptionalNulls(tool.inputSchema, call.arguments) }];
+      }) ?? tools.map((tool) => ({ name: tool.name, arguments: argumentsFromSchema(tool.inputSchema) }));
+    for (const call of calls) {
       try {
-        const result = await client.callTool(tool.name, argumentsFromSchema(tool.inputSchema));
-        writeResult(JSON.stringify({ tool: tool.name, isError: result.isError }));
+        const result = await client.callTool(call.name, call.arguments);
+        writeResult(JSON.stringify({ tool: call.name, isError: result.isError }));
       } catch (error) {
         failed++;
-        writeResult(JSON.stringify({ tool: tool.name, error: isSwitchboardError(error) ? error.toJSON() : String(error) }));
+        writeResult(JSON.stringify({ tool: call.name, error: isSwitchboardError(error) ? error.toJSON() : String(error) }));
       }
     }
   } finally {
@@ -89,6 +99,35 @@ export function oauthSettingsFromContext(text: string | undefined): Record<strin
     settings.idp = { clientId: idpClientId, idToken, ...(tokenEndpoint === undefined ? {} : { tokenEndpoint }), ...(issuer === undefined ? {} : { url: issuer }) };
   }
   return settings;
+}
+
+/** The calls a scenario asks for (`toolCalls` in the context), or undefined when it names none. */
+export function toolCallsFromContext(text: string | undefined): Array<{ name: string; arguments: Record<string, unknown> }> | undefined {
+  const toolCalls = parseObject(text).toolCalls;
+  if (!Array.isArray(toolCalls)) return undefined;
+  const calls: Array<{ name: string; arguments: Record<string, unknown> }> = [];
+  for (const call of toolCalls) {
+    if (typeof call !== 'object' || call === null || typeof (call as { name?: unknown }).name !== 'string') continue;
+    const args = (call as { arguments?: unknown }).arguments;
+    const isRecord = typeof args === 'object' && args !== null && !Array.isArray(args);
+    calls.push({ name: (call as { name: string }).name, arguments: isRecord ? (args as Record<string, unknown>) : {} });
+  }
+  return calls;
+}
+
+/**
+ * The arguments without a `null` given for an optional property whose schema does not allow null:
+ * such a null means "not given" (as the adapters read a model's nulls), and the library refuses it.
+ */
+export function withoutOptionalNulls(schema: JsonSchema, args: Record<string, unknown>): Record<string, unknown> {
+  const record = schema as { properties?: unknown; required?: unknown };
+  const properties = typeof record.properties === 'object' && record.properties !== null ? (record.properties as Record<string, unknown>) : {};
+  const required = new Set(Array.isArray(record.required) ? record.required : []);
+  const allowsNull = (property: unknown): boolean => {
+    const type = (property as { type?: unknown } | null)?.type;
+    return type === undefined || type === 'null' || (Array.isArray(type) && type.includes('null'));
+  };
+  return Object.fromEntries(Object.entries(args).filter(([name, value]) => value !== null || required.has(name) || allowsNull(properties[name])));
 }
 
 /** A headless login: the authorization server redirects at once; the redirect is the answer. */
