@@ -12,14 +12,9 @@ import { detectTransport } from './detect-transport.js';
 import { parseDuration } from './duration.js';
 import { normalizeOAuthEntry } from './normalize-oauth.js';
 import { expandEnv } from './expand-env.js';
-import {
-  SERVER_ENTRY_KEYS,
-  SERVER_ENTRY_KEY_HINTS,
-  TOP_LEVEL_KEYS,
-  serverEntrySchema,
-  topLevelSchema,
-  type ServerEntry,
-} from './schema.js';
+import { configSchemas } from './config-schemas.js';
+import { isPlainServerEntry, isPlainTopLevel } from './quick-check.js';
+import { SERVER_ENTRY_KEYS, SERVER_ENTRY_KEY_HINTS, TOP_LEVEL_KEYS, type ServerEntry } from './schema.js';
 import {
   DEFAULT_CACHE_MAX_ENTRIES,
   DEFAULT_CACHE_TTL_MS,
@@ -73,7 +68,7 @@ export function normalizeConfig(raw: unknown, options: NormalizeConfigOptions = 
   for (const key of Object.keys(top)) {
     if (!TOP_LEVEL_KEYS.has(key)) warnings.push({ path: key, message: 'unknown option, ignored' });
   }
-  const parsedTop = topLevelSchema.safeParse(top);
+  const parsedTop = isPlainTopLevel(top) ? ({ success: true, data: top as { naming?: 'on-conflict' | 'prefix' | 'none'; onServerError?: 'skip' | 'throw' } } as const) : configSchemas().topLevelSchema.safeParse(top);
   if (!parsedTop.success) errors.push(...zodIssues(parsedTop.error, ''));
   const naming = parsedTop.success ? (parsedTop.data.naming ?? 'on-conflict') : 'on-conflict';
   const onServerError = parsedTop.success ? (parsedTop.data.onServerError ?? 'skip') : 'skip';
@@ -138,7 +133,7 @@ export function normalizeServerEntry(name: string, rawEntry: unknown, context: E
   const expanded = expandTree(rawEntry, path, context);
   // An unset variable makes the rest meaningless (an empty URL is "invalid"); report only the cause.
   if (errors.length > errorCountBefore) return undefined;
-  const parsed = serverEntrySchema.safeParse(expanded);
+  const parsed = isPlainServerEntry(expanded) ? ({ success: true, data: expanded as ServerEntry } as const) : configSchemas().serverEntrySchema.safeParse(expanded);
   if (!parsed.success) {
     errors.push(...zodIssues(parsed.error, path));
     return undefined;
