@@ -573,9 +573,10 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
         }
       }
       // A tool that may write makes this server's cached results stale, before and after it runs.
-      const writes = cachePolicy === undefined && mayWrite(tool);
+      const caching = entry.spec.cache !== undefined;
+      const writes = caching && cachePolicy === undefined && mayWrite(tool);
       if (writes) this.#cache.invalidate(server);
-      const generation = this.#cache.generation(server);
+      const generation = caching ? this.#cache.generation(server) : 0;
       let result: ToolResult;
       try {
         result = await this.#callWithRetries(entry, entry.connection, tool, args, options, callId, started);
