@@ -170,6 +170,8 @@ export class Gateway {
           await this.calls.whenIdle(2_000);
         }
       }
+      // The last answers are still being written to their clients' streams.
+      await this.mcp.whenQuiet(2_000);
       await this.mcp.close();
       await this.pool.close();
     })();

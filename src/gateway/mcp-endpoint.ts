@@ -40,6 +40,9 @@ export class McpEndpoint {
   readonly #users = new Map<string, UserEndpoint>();
   readonly #sessions = new Map<string, LegacySession>();
   readonly #sweep: NodeJS.Timeout;
+  /** POST exchanges whose answer is still being written (a call's SSE stream counts until it ends). */
+  #exchanges = 0;
+  #quietWaiters: Array<() => void> = [];
   #closing: Promise<void> | undefined;
 
   constructor(options: McpEndpointOptions) {
@@ -51,6 +54,22 @@ export class McpEndpoint {
   /** 2025-era sessions open now. */
   get sessionCount(): number {
     return this.#sessions.size;
+  }
+
+  /** Resolves once no POST answer is being written (or after `timeoutMs`): shutdown lets answers reach their clients. */
+  whenQuiet(timeoutMs: number): Promise<void> {
+    if (this.#exchanges === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.#quietWaiters = this.#quietWaiters.filter((waiter) => waiter !== wake);
+        resolve();
+      }, timeoutMs);
+      const wake = (): void => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.#quietWaiters.push(wake);
+    });
   }
 
   /** The MCP side of `user` (created on first use). */
@@ -70,6 +89,24 @@ export class McpEndpoint {
 
   /** Serves one `/mcp` request of an authenticated user. */
   async handle(request: Request, user: RegistryUser): Promise<Response> {
+    if (request.method !== 'POST') return this.#handle(request, user);
+    this.#exchanges++;
+    let response: Response;
+    try {
+      response = await this.#handle(request, user);
+    } catch (error) {
+      this.#exchangeEnded();
+      throw error;
+    }
+    return onResponseEnd(response, () => this.#exchangeEnded());
+  }
+
+  #exchangeEnded(): void {
+    this.#exchanges--;
+    if (this.#exchanges === 0) for (const wake of this.#quietWaiters.splice(0)) wake();
+  }
+
+  async #handle(request: Request, user: RegistryUser): Promise<Response> {
     if (this.#closing !== undefined) return mcpErrorResponse(new SwitchboardError(ErrorCode.Unavailable, 'the gateway is shutting down'));
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId !== null) {
