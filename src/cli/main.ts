@@ -141,6 +141,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
           // Without --quiet/--verbose/--debug the gateway logs each request (info), not just warnings.
           logLevel: flags.quiet === true ? 'warn' : level === 'warn' ? 'info' : level === 'error' ? 'error' : level,
           signal: abort.signal,
+          hurry: hurry.signal,
           logger,
         }),
       );
@@ -305,9 +306,13 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   cli.help();
   cli.version(VERSION);
 
+  // `serve`: a second signal stops waiting for running calls (they are cancelled, the servers still
+  // closed); only a third one exits at once.
+  const hurry = new AbortController();
   const onSignal = (): void => {
-    if (abort.signal.aborted) process.exit(ExitCode.Interrupted);
-    abort.abort(new Error('interrupted'));
+    if (abort.signal.aborted && (!stopsOnSignal || hurry.signal.aborted)) process.exit(ExitCode.Interrupted);
+    if (abort.signal.aborted) hurry.abort(new Error('interrupted again'));
+    else abort.abort(new Error('interrupted'));
   };
   process.on('SIGINT', onSignal);
   try {

@@ -72,18 +72,21 @@ export class CallTracker {
     return [...(this.#byUser.get(userId) ?? [])].filter((call) => call.server === server);
   }
 
-  /** Resolves true when no call is in flight, or false after `timeoutMs`. */
-  whenIdle(timeoutMs: number): Promise<boolean> {
+  /** Resolves true when no call is in flight, or false after `timeoutMs` (or once `signal` aborts). */
+  whenIdle(timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
     if (this.#size === 0) return Promise.resolve(true);
+    if (signal?.aborted === true) return Promise.resolve(false);
     return new Promise((resolve) => {
-      const wake = (): void => {
+      const settle = (idle: boolean): void => {
         clearTimeout(timer);
-        resolve(true);
-      };
-      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', giveUp);
         this.#idleWaiters = this.#idleWaiters.filter((waiter) => waiter !== wake);
-        resolve(false);
-      }, timeoutMs);
+        resolve(idle);
+      };
+      const wake = (): void => settle(true);
+      const giveUp = (): void => settle(false);
+      const timer = setTimeout(giveUp, timeoutMs);
+      signal?.addEventListener('abort', giveUp, { once: true });
       this.#idleWaiters.push(wake);
     });
   }

@@ -153,18 +153,18 @@ export class Gateway {
 
   /**
    * Shuts down gracefully: refuses new work, ends event streams, lets running calls finish for up to
-   * `deadlineMs` and then cancels them (upstreams get `notifications/cancelled`), ends every MCP
+   * `deadlineMs` (or until `hurry` aborts) and then cancels them (upstreams get `notifications/cancelled`), ends every MCP
    * session, and closes the pool (every server process ends). Idempotent. The registry stays open
    * (whoever opened it closes it).
    */
-  close(options: { deadlineMs?: number } = {}): Promise<void> {
+  close(options: { deadlineMs?: number; hurry?: AbortSignal } = {}): Promise<void> {
     this.#closing ??= (async () => {
       this.#shuttingDown = true;
       for (const close of [...this.#streams]) close();
       const deadlineMs = options.deadlineMs ?? DEFAULT_SHUTDOWN_DEADLINE_MS;
       if (this.calls.size > 0) {
         this.logger.info('waiting for running calls before shutting down', { calls: this.calls.size, deadlineMs });
-        if (!(await this.calls.whenIdle(deadlineMs))) {
+        if (!(await this.calls.whenIdle(deadlineMs, options.hurry))) {
           this.logger.warn('cancelling calls still running at the shutdown deadline', { calls: this.calls.size });
           this.calls.abortAll(new SwitchboardError(ErrorCode.RequestCancelled, 'the gateway is shutting down'));
           await this.calls.whenIdle(2_000);

@@ -40,6 +40,8 @@ export interface StartGatewayOptions extends Omit<GatewayOptions, 'registry'> {
   bootstrap?: AdminBootstrapOptions;
   /** How long a graceful shutdown waits for running calls. @default DEFAULT_SHUTDOWN_DEADLINE_MS */
   shutdownDeadlineMs?: number;
+  /** Aborting it during a shutdown stops waiting for running calls (they are cancelled). */
+  hurry?: AbortSignal;
 }
 
 /** A gateway listening on a socket. */
@@ -95,7 +97,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
           const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
           server.closeIdleConnections();
           try {
-            await running.close({ deadlineMs: closeOptions.deadlineMs ?? options.shutdownDeadlineMs ?? DEFAULT_SHUTDOWN_DEADLINE_MS });
+            await running.close({ deadlineMs: closeOptions.deadlineMs ?? options.shutdownDeadlineMs ?? DEFAULT_SHUTDOWN_DEADLINE_MS, ...(options.hurry === undefined ? {} : { hurry: options.hurry }) });
           } finally {
             server.closeAllConnections();
             await serverClosed;

@@ -29,6 +29,8 @@ export interface ServeOptions {
   logLevel: JsonLogLevel;
   /** Aborted by SIGINT/SIGTERM. */
   signal: AbortSignal;
+  /** Aborted by a second signal: running calls are cancelled instead of awaited. */
+  hurry?: AbortSignal;
   /** For start-up problems before the JSON logger exists. */
   logger: Logger;
 }
@@ -57,7 +59,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   try {
     if (options.stdio) {
       const { serveGatewayStdio } = await import('../../gateway/serve-stdio.js');
-      const running = await serveGatewayStdio({ ...common, ...(options.user === undefined ? {} : { user: options.user }) });
+      const running = await serveGatewayStdio({ ...common, ...(options.user === undefined ? {} : { user: options.user }), ...(options.hurry === undefined ? {} : { hurry: options.hurry }) });
       try {
         await Promise.race([running.done, aborted(options.signal)]);
       } finally {
@@ -73,6 +75,7 @@ export async function serve(options: ServeOptions): Promise<void> {
       allowedHosts: options.allowedHosts,
       allowedOrigins: options.allowedOrigins,
       ...(options.insecureNoAuth ? { insecureNoAuth: true } : {}),
+      ...(options.hurry === undefined ? {} : { hurry: options.hurry }),
     });
     try {
       writeResult(banner({ url: running.url, admin: running.admin, tokenFile, shared, insecureNoAuth: options.insecureNoAuth, db: options.db }));
