@@ -72,9 +72,9 @@ export function createAggregatedServer(options: AggregatedServerOptions): Server
       return callFailure(await client.callTool(name, args).then(() => undefined, (error: unknown) => error), ctx.mcpReq.signal);
     }
     const downstream = downstreamOf(server, ctx, era, session);
-    const { call, end } = host.tracker.begin(host.user.id, tool.server, downstream);
+    const { call, end } = host.tracker.begin(host.user.id, tool.server, downstream, ctx.mcpReq.signal);
     try {
-      const signal = AbortSignal.any([ctx.mcpReq.signal, call.abort.signal]);
+      const signal = call.abort.signal;
       const progressToken = ctx.mcpReq._meta?.progressToken;
       const onProgress =
         progressToken === undefined

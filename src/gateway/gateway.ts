@@ -10,7 +10,7 @@ import type { NamingStrategy, ServerSpec } from '../config/server-spec.js';
 import { ErrorCode, SwitchboardError } from '../errors.js';
 import { noopLogger, type Logger } from '../logger.js';
 import { ClientPool, type ClientLease, type ClientPoolOptions } from '../registry/client-pool.js';
-import type { RegistryUser } from '../registry/registry-types.js';
+import type { RegistryChange, RegistryUser } from '../registry/registry-types.js';
 import type { ServerRegistry } from '../registry/server-registry.js';
 import { authenticate, bearerTokenOf } from './auth.js';
 import { CallTracker } from './call-tracker.js';
@@ -19,6 +19,7 @@ import { DEFAULT_MAX_BODY_BYTES, DEFAULT_SESSION_IDLE_TTL_MS, DEFAULT_SHUTDOWN_D
 import { GatewayMetrics } from './gateway-metrics.js';
 import { createHostCheck, type HostCheck } from './host-check.js';
 import { McpEndpoint } from './mcp-endpoint.js';
+import { TokenCache } from './token-cache.js';
 
 /** Options of {@link Gateway.create}. */
 export interface GatewayOptions {
@@ -45,6 +46,8 @@ export interface GatewayOptions {
    * @default false
    */
   insecureNoAuth?: boolean;
+  /** How long a verified token is trusted before the registry is asked again; 0 asks every time. @default TOKEN_CACHE_TTL_MS */
+  tokenCacheTtlMs?: number;
 }
 
 /** The gateway. */
@@ -61,12 +64,20 @@ export class Gateway {
   readonly sharedServers: readonly ServerSpec[];
   readonly #streams = new Set<() => void>();
   readonly #anonymous: RegistryUser | undefined;
+  readonly #tokens: TokenCache;
+  readonly #onRegistryChange: (change: RegistryChange) => void;
   #shuttingDown = false;
   #closing: Promise<void> | undefined;
 
   private constructor(options: GatewayOptions, parts: { pool: ClientPool; calls: CallTracker; mcp: McpEndpoint; metrics: GatewayMetrics; logger: Logger; maxBodyBytes: number; anonymous: RegistryUser | undefined }) {
     this.registry = options.registry;
     this.#anonymous = parts.anonymous;
+    this.#tokens = new TokenCache(options.tokenCacheTtlMs);
+    // Users removed or changed, tokens revoked (here or in another process): verified tokens are re-checked.
+    this.#onRegistryChange = (change) => {
+      if (change.kind === 'user' || change.kind === 'unknown') this.#tokens.clear();
+    };
+    this.registry.on('change', this.#onRegistryChange);
     this.sharedServers = options.sharedConfig?.servers ?? [];
     this.logger = parts.logger;
     this.pool = parts.pool;
@@ -134,7 +145,7 @@ export class Gateway {
     if (this.#anonymous !== undefined && request.headers.get('authorization') === null && bearerTokenOf(request, options.allowQueryToken === true) === undefined) {
       return Promise.resolve(this.#anonymous);
     }
-    return authenticate(this.registry, request, options);
+    return authenticate(this.registry, request, { ...options, cache: this.#tokens });
   }
 
   /** A lease on `user`'s client (created on first use: its servers connect within their deadlines). */
@@ -174,6 +185,8 @@ export class Gateway {
       await this.mcp.whenQuiet(2_000);
       await this.mcp.close();
       await this.pool.close();
+      this.registry.off('change', this.#onRegistryChange);
+      this.#tokens.clear();
     })();
     return this.#closing;
   }

@@ -19,7 +19,7 @@ import type { UserClient } from '../registry/user-client.js';
 import type { CallTracker } from './call-tracker.js';
 import { mcpErrorResponse } from './http-error.js';
 import { LegacySession } from './legacy-session.js';
-import { onResponseEnd } from './on-response-end.js';
+import { isStreaming, onResponseEnd, type ExchangeEndHook } from './on-response-end.js';
 import { UserEndpoint } from './user-endpoint.js';
 
 /** Options of an {@link McpEndpoint}. */
@@ -87,18 +87,27 @@ export class McpEndpoint {
     return endpoint;
   }
 
-  /** Serves one `/mcp` request of an authenticated user. */
-  async handle(request: Request, user: RegistryUser): Promise<Response> {
-    if (request.method !== 'POST') return this.#handle(request, user);
-    this.#exchanges++;
+  /**
+   * Serves one `/mcp` request of an authenticated user. `onEnd` (the Node response's `close`) says
+   * when a streamed answer is over; without it the body is watched.
+   */
+  async handle(request: Request, user: RegistryUser, onEnd?: ExchangeEndHook): Promise<Response> {
+    const done: Array<() => void> = [];
+    const hook: ExchangeEndHook = (callback) => done.push(callback);
+    if (request.method === 'POST') {
+      this.#exchanges++;
+      done.push(() => this.#exchangeEnded());
+    }
     let response: Response;
     try {
-      response = await this.#handle(request, user);
+      response = await this.#handle(request, user, hook);
     } catch (error) {
-      this.#exchangeEnded();
+      for (const callback of done) callback();
       throw error;
     }
-    return onResponseEnd(response, () => this.#exchangeEnded());
+    return onResponseEnd(response, () => {
+      for (const callback of done) callback();
+    }, onEnd);
   }
 
   #exchangeEnded(): void {
@@ -106,7 +115,7 @@ export class McpEndpoint {
     if (this.#exchanges === 0) for (const wake of this.#quietWaiters.splice(0)) wake();
   }
 
-  async #handle(request: Request, user: RegistryUser): Promise<Response> {
+  async #handle(request: Request, user: RegistryUser, onEnd: ExchangeEndHook): Promise<Response> {
     if (this.#closing !== undefined) return mcpErrorResponse(new SwitchboardError(ErrorCode.Unavailable, 'the gateway is shutting down'));
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId !== null) {
@@ -116,13 +125,13 @@ export class McpEndpoint {
         return Response.json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }, { status: 404 });
       }
       if (session.userId !== user.id) return mcpErrorResponse(new SwitchboardError(ErrorCode.Forbidden, 'this session belongs to another user'));
-      return session.handle(request);
+      return session.handle(request, onEnd);
     }
     if (await isLegacyRequest(request, undefined, { maxRequestBodySize: this.#options.maxBodyBytes })) {
       if (request.method !== 'POST') {
         return Response.json({ jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request: Mcp-Session-Id header is required' }, id: null }, { status: 400 });
       }
-      return this.#openSession(request, user);
+      return this.#openSession(request, user, onEnd);
     }
     const lease = await this.#options.lease(user);
     const endpoint = this.endpointOf(user);
@@ -134,7 +143,9 @@ export class McpEndpoint {
       lease.release();
       throw error;
     }
-    return onResponseEnd(response, () => lease.release());
+    if (isStreaming(response)) onEnd(() => lease.release());
+    else lease.release();
+    return response;
   }
 
   /** Closes sessions idle longer than the TTL; returns how many. */
@@ -173,11 +184,11 @@ export class McpEndpoint {
     return this.#closing;
   }
 
-  async #openSession(request: Request, user: RegistryUser): Promise<Response> {
+  async #openSession(request: Request, user: RegistryUser, onEnd: ExchangeEndHook): Promise<Response> {
     const lease = await this.#options.lease(user);
     const endpoint = this.endpointOf(user);
     endpoint.bind(lease.client);
-    return LegacySession.open(endpoint, lease, request, this.#options.maxBodyBytes, {
+    return LegacySession.open(endpoint, lease, request, onEnd, this.#options.maxBodyBytes, {
       onInitialized: (session) => {
         this.#sessions.set(session.id, session);
         this.#options.logger.info('session opened', { session: session.id, user: user.name });
