@@ -155,6 +155,7 @@ function banner(input: BannerInput): string {
     `    ${JSON.stringify({ mcpServers: { switchboard: { type: 'http', url: `${url}/mcp`, headers: { Authorization: `Bearer ${showToken ? (token ?? '') : '<token>'}` } } } })}`,
     '  MCP Inspector CLI:',
     `    npx @modelcontextprotocol/inspector-cli --cli ${url}/mcp --transport http --header "Authorization: Bearer ${tokenText}" --method tools/list`,
+    '    (inspector-cli 1.0.3 finds its own package.json only when run from a subfolder of a project, e.g. demo/)',
     '',
     'Stop with Ctrl-C (running calls finish first).',
   );
