@@ -40,8 +40,9 @@ export class McpEndpoint {
   readonly #users = new Map<string, UserEndpoint>();
   readonly #sessions = new Map<string, LegacySession>();
   readonly #sweep: NodeJS.Timeout;
-  /** POST exchanges whose answer is still being written (a call's SSE stream counts until it ends). */
-  #exchanges = 0;
+  /** Open HTTP exchanges (requests) that carried a tool call: the call's answer is written on them. */
+  readonly #open = new Set<Request>();
+  readonly #withCalls = new Set<Request>();
   #quietWaiters: Array<() => void> = [];
   #closing: Promise<void> | undefined;
 
@@ -56,9 +57,13 @@ export class McpEndpoint {
     return this.#sessions.size;
   }
 
-  /** Resolves once no POST answer is being written (or after `timeoutMs`): shutdown lets answers reach their clients. */
+  /**
+   * Resolves once every exchange that carried a tool call has ended (or after `timeoutMs`): at
+   * shutdown, the answers of the last calls reach their clients before sessions close. Long-lived
+   * streams without a call (a `subscriptions/listen`, a GET stream) do not hold it up.
+   */
   whenQuiet(timeoutMs: number): Promise<void> {
-    if (this.#exchanges === 0) return Promise.resolve();
+    if (this.#withCalls.size === 0) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.#quietWaiters = this.#quietWaiters.filter((waiter) => waiter !== wake);
@@ -81,6 +86,7 @@ export class McpEndpoint {
         logger: this.#options.logger,
         maxBodyBytes: this.#options.maxBodyBytes,
         onClient: (client) => this.#options.onClient?.(client, user),
+        onCall: (request) => this.#callStarted(request),
       });
       this.#users.set(user.id, endpoint);
     }
@@ -95,8 +101,8 @@ export class McpEndpoint {
     const done: Array<() => void> = [];
     const hook: ExchangeEndHook = (callback) => done.push(callback);
     if (request.method === 'POST') {
-      this.#exchanges++;
-      done.push(() => this.#exchangeEnded());
+      this.#open.add(request);
+      done.push(() => this.#exchangeEnded(request));
     }
     let response: Response;
     try {
@@ -110,9 +116,14 @@ export class McpEndpoint {
     }, onEnd);
   }
 
-  #exchangeEnded(): void {
-    this.#exchanges--;
-    if (this.#exchanges === 0) for (const wake of this.#quietWaiters.splice(0)) wake();
+  #exchangeEnded(request: Request): void {
+    this.#open.delete(request);
+    if (this.#withCalls.delete(request) && this.#withCalls.size === 0) for (const wake of this.#quietWaiters.splice(0)) wake();
+  }
+
+  /** A tool call started on `request` (the HTTP request its answer goes back on). */
+  #callStarted(request: Request | undefined): void {
+    if (request !== undefined && this.#open.has(request)) this.#withCalls.add(request);
   }
 
   async #handle(request: Request, user: RegistryUser, onEnd: ExchangeEndHook): Promise<Response> {

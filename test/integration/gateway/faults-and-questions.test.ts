@@ -143,9 +143,12 @@ describe('graceful shutdown', () => {
     }
   });
 
-  test('a call still running at the deadline is cancelled, and its client gets an answer saying so', async () => {
+  test.each([
+    ['SDK v1 (2025 session)', 'v1'],
+    ['SDK v2 auto (2026-07-28)', 'auto'],
+  ] as const)('%s: a call still running at the deadline is cancelled, and its client gets an answer saying so', async (_label, kind) => {
     const gateway = await startTestGateway({ servers: { sink: { command: process.execPath, args: [KITCHEN_SINK] } } });
-    const client = await connectV1(gateway.mcpUrl, gateway.adminToken);
+    const client = kind === 'v1' ? await connectV1(gateway.mcpUrl, gateway.adminToken) : await connectV2(gateway.mcpUrl, gateway.adminToken, 'auto');
     try {
       const call = client.callTool({ name: 'sleep', arguments: { ms: 30_000 } });
       await waitFor(() => gateway.running.gateway.calls.size === 1, WAIT_MS, 'the call to start');
