@@ -79,6 +79,8 @@ export async function serve(options: ServeOptions): Promise<void> {
     });
     try {
       writeResult(banner({ url: running.url, admin: running.admin, tokenFile, shared, insecureNoAuth: options.insecureNoAuth, db: options.db }));
+      // The administrator's servers start now, so the first client does not wait for them.
+      if (running.admin !== undefined) void running.gateway.warm(running.admin.user);
       await aborted(options.signal);
     } finally {
       await running.close();
