@@ -34,6 +34,10 @@ export function readJsonBody(incoming: IncomingMessage, maxBytes: number): Promi
       chunks.push(chunk);
     });
     incoming.once('error', reject);
+    // A client that goes away mid-body never sends the end: answer (to nobody) rather than wait forever.
+    incoming.once('close', () => {
+      if (!incoming.complete) resolve({ kind: 'invalid' });
+    });
     incoming.once('end', () => {
       if (tooLarge) {
         resolve({ kind: 'too-large' });
