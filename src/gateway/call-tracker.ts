@@ -1,0 +1,106 @@
+/**
+ * @module gateway/call-tracker
+ * The tool calls running through the gateway, per user and upstream server. It answers two
+ * questions: which downstream client made the call an upstream request belongs to (an upstream
+ * server's elicitation, sampling or log message is sent to the client whose call it is serving),
+ * and what is still running when the gateway shuts down (it waits for them, then cancels them).
+ */
+
+/** How a call reaches the downstream client that made it. */
+export interface CallDownstream {
+  /** One object per downstream connection (a 2025 session, a stdio connection, one 2026 request). */
+  readonly key: object;
+  readonly era: 'legacy' | 'modern' | 'api';
+  /** The client declared it can answer `elicitation/create` (2025 era only). */
+  readonly canElicit: boolean;
+  /** The client declared it can answer `sampling/createMessage` (2025 era only). */
+  readonly canSample: boolean;
+  /** Sends a request to the client, related to the call (on the call's own stream). */
+  request?(method: 'elicitation/create' | 'sampling/createMessage', params: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
+  /** Sends an upstream log message to the client, if its level lets it through. */
+  log?(level: string, data: unknown, logger: string | undefined): void;
+}
+
+/** A call in flight. */
+export interface TrackedCall {
+  readonly userId: string;
+  /** The upstream server the call went to. */
+  readonly server: string;
+  readonly downstream: CallDownstream;
+  /** Aborted when the gateway gives up waiting at shutdown. */
+  readonly abort: AbortController;
+}
+
+/** Calls in flight. */
+export class CallTracker {
+  readonly #byUser = new Map<string, Set<TrackedCall>>();
+  #size = 0;
+  #idleWaiters: Array<() => void> = [];
+
+  /** Calls in flight now. */
+  get size(): number {
+    return this.#size;
+  }
+
+  /**
+   * Records a call; returns the function that ends it (idempotent). `call.abort.signal` aborts when
+   * `signal` (the downstream request's) does, or when the gateway gives up at shutdown: pass it on.
+   */
+  begin(userId: string, server: string, downstream: CallDownstream, signal?: AbortSignal): { call: TrackedCall; end: () => void } {
+    const call: TrackedCall = { userId, server, downstream, abort: new AbortController() };
+    // One controller fed by the request's signal (not AbortSignal.any: cheaper, and its listener goes with the call).
+    const follow = (): void => call.abort.abort(signal?.reason);
+    if (signal?.aborted === true) follow();
+    else signal?.addEventListener('abort', follow, { once: true });
+    let calls = this.#byUser.get(userId);
+    if (calls === undefined) {
+      calls = new Set();
+      this.#byUser.set(userId, calls);
+    }
+    calls.add(call);
+    this.#size++;
+    let ended = false;
+    return {
+      call,
+      end: () => {
+        if (ended) return;
+        ended = true;
+        signal?.removeEventListener('abort', follow);
+        const set = this.#byUser.get(userId);
+        set?.delete(call);
+        if (set?.size === 0) this.#byUser.delete(userId);
+        this.#size--;
+        if (this.#size === 0) for (const wake of this.#idleWaiters.splice(0)) wake();
+      },
+    };
+  }
+
+  /** The calls of `userId` to `server`, oldest first. */
+  callsTo(userId: string, server: string): TrackedCall[] {
+    return [...(this.#byUser.get(userId) ?? [])].filter((call) => call.server === server);
+  }
+
+  /** Resolves true when no call is in flight, or false after `timeoutMs` (or once `signal` aborts). */
+  whenIdle(timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+    if (this.#size === 0) return Promise.resolve(true);
+    if (signal?.aborted === true) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const settle = (idle: boolean): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', giveUp);
+        this.#idleWaiters = this.#idleWaiters.filter((waiter) => waiter !== wake);
+        resolve(idle);
+      };
+      const wake = (): void => settle(true);
+      const giveUp = (): void => settle(false);
+      const timer = setTimeout(giveUp, timeoutMs);
+      signal?.addEventListener('abort', giveUp, { once: true });
+      this.#idleWaiters.push(wake);
+    });
+  }
+
+  /** Cancels every call in flight. */
+  abortAll(reason: Error): void {
+    for (const calls of this.#byUser.values()) for (const call of calls) call.abort.abort(reason);
+  }
+}

@@ -1,0 +1,213 @@
+/**
+ * @module gateway/mcp-endpoint
+ * `/mcp`: one URL for both protocol eras, per authenticated user.
+ * - A request carrying `Mcp-Session-Id` belongs to a 2025-era session; the session must exist (404)
+ *   and be the requester's (403).
+ * - A 2025-era request without one (the SDK's `isLegacyRequest`) may only open a session with
+ *   `initialize`.
+ * - Everything else is 2026-07-28 traffic, served statelessly by the user's own handler
+ *   (`createMcpHandler(…, { legacy: 'reject' })`), with a lease on the user's client held until the
+ *   response (an SSE stream, for `subscriptions/listen` or a call with progress) has ended.
+ */
+
+import { isLegacyRequest } from '@modelcontextprotocol/server';
+import { ErrorCode, SwitchboardError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { ClientLease, EvictionReason } from '../registry/client-pool.js';
+import type { RegistryUser } from '../registry/registry-types.js';
+import type { UserClient } from '../registry/user-client.js';
+import type { CallTracker } from './call-tracker.js';
+import { mcpErrorResponse } from './http-error.js';
+import { LegacySession } from './legacy-session.js';
+import { isStreaming, onResponseEnd, type ExchangeEndHook } from './on-response-end.js';
+import { UserEndpoint } from './user-endpoint.js';
+
+/** Options of an {@link McpEndpoint}. */
+export interface McpEndpointOptions {
+  /** A lease on the user's client (the gateway's, which also attaches metrics). */
+  lease(user: RegistryUser): Promise<ClientLease>;
+  tracker: CallTracker;
+  logger: Logger;
+  maxBodyBytes: number;
+  sessionIdleTtlMs: number;
+  /** Called when an endpoint starts using a client. */
+  onClient?: (client: UserClient, user: RegistryUser) => void;
+}
+
+/** The `/mcp` endpoint. */
+export class McpEndpoint {
+  readonly #options: McpEndpointOptions;
+  readonly #users = new Map<string, UserEndpoint>();
+  readonly #sessions = new Map<string, LegacySession>();
+  readonly #sweep: NodeJS.Timeout;
+  /** Open HTTP exchanges (requests) that carried a tool call: the call's answer is written on them. */
+  readonly #open = new Set<Request>();
+  readonly #withCalls = new Set<Request>();
+  #quietWaiters: Array<() => void> = [];
+  #closing: Promise<void> | undefined;
+
+  constructor(options: McpEndpointOptions) {
+    this.#options = options;
+    this.#sweep = setInterval(() => this.closeIdleSessions(), Math.max(1_000, Math.min(60_000, options.sessionIdleTtlMs / 2)));
+    this.#sweep.unref();
+  }
+
+  /** 2025-era sessions open now. */
+  get sessionCount(): number {
+    return this.#sessions.size;
+  }
+
+  /**
+   * Resolves once every exchange that carried a tool call has ended (or after `timeoutMs`): at
+   * shutdown, the answers of the last calls reach their clients before sessions close. Long-lived
+   * streams without a call (a `subscriptions/listen`, a GET stream) do not hold it up.
+   */
+  whenQuiet(timeoutMs: number): Promise<void> {
+    if (this.#withCalls.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.#quietWaiters = this.#quietWaiters.filter((waiter) => waiter !== wake);
+        resolve();
+      }, timeoutMs);
+      const wake = (): void => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.#quietWaiters.push(wake);
+    });
+  }
+
+  /** The MCP side of `user` (created on first use). */
+  endpointOf(user: RegistryUser): UserEndpoint {
+    let endpoint = this.#users.get(user.id);
+    if (endpoint === undefined) {
+      endpoint = new UserEndpoint(user, {
+        tracker: this.#options.tracker,
+        logger: this.#options.logger,
+        maxBodyBytes: this.#options.maxBodyBytes,
+        onClient: (client) => this.#options.onClient?.(client, user),
+        onCall: (request) => this.#callStarted(request),
+      });
+      this.#users.set(user.id, endpoint);
+    }
+    return endpoint;
+  }
+
+  /**
+   * Serves one `/mcp` request of an authenticated user. `onEnd` (the Node response's `close`) says
+   * when a streamed answer is over; without it the body is watched. `parsedBody`: the POST body,
+   * already read and parsed (else it is read from `request`).
+   */
+  async handle(request: Request, user: RegistryUser, onEnd?: ExchangeEndHook, parsedBody?: { value: unknown }): Promise<Response> {
+    const done: Array<() => void> = [];
+    const hook: ExchangeEndHook = (callback) => done.push(callback);
+    if (request.method === 'POST') {
+      this.#open.add(request);
+      done.push(() => this.#exchangeEnded(request));
+    }
+    let response: Response;
+    try {
+      response = await this.#handle(request, user, hook, parsedBody);
+    } catch (error) {
+      for (const callback of done) callback();
+      throw error;
+    }
+    return onResponseEnd(response, () => {
+      for (const callback of done) callback();
+    }, onEnd);
+  }
+
+  #exchangeEnded(request: Request): void {
+    this.#open.delete(request);
+    if (this.#withCalls.delete(request) && this.#withCalls.size === 0) for (const wake of this.#quietWaiters.splice(0)) wake();
+  }
+
+  /** A tool call started on `request` (the HTTP request its answer goes back on). */
+  #callStarted(request: Request | undefined): void {
+    if (request !== undefined && this.#open.has(request)) this.#withCalls.add(request);
+  }
+
+  async #handle(request: Request, user: RegistryUser, onEnd: ExchangeEndHook, parsedBody: { value: unknown } | undefined): Promise<Response> {
+    if (this.#closing !== undefined) return mcpErrorResponse(new SwitchboardError(ErrorCode.Unavailable, 'the gateway is shutting down'));
+    const sessionId = request.headers.get('mcp-session-id');
+    if (sessionId !== null) {
+      const session = this.#sessions.get(sessionId);
+      if (session === undefined) {
+        // The SDK's own answer for an unknown session: the client starts a new one.
+        return Response.json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }, { status: 404 });
+      }
+      if (session.userId !== user.id) return mcpErrorResponse(new SwitchboardError(ErrorCode.Forbidden, 'this session belongs to another user'));
+      return session.handle(request, onEnd, parsedBody);
+    }
+    if (await isLegacyRequest(request, parsedBody?.value, { maxRequestBodySize: this.#options.maxBodyBytes })) {
+      if (request.method !== 'POST') {
+        return Response.json({ jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request: Mcp-Session-Id header is required' }, id: null }, { status: 400 });
+      }
+      return this.#openSession(request, user, onEnd, parsedBody);
+    }
+    const lease = await this.#options.lease(user);
+    const endpoint = this.endpointOf(user);
+    endpoint.bind(lease.client);
+    let response: Response;
+    try {
+      response = await endpoint.modern().fetch(request, parsedBody === undefined ? undefined : { parsedBody: parsedBody.value });
+    } catch (error) {
+      lease.release();
+      throw error;
+    }
+    if (isStreaming(response)) onEnd(() => lease.release());
+    else lease.release();
+    return response;
+  }
+
+  /** Closes sessions idle longer than the TTL; returns how many. */
+  closeIdleSessions(now: number = Date.now()): number {
+    let closed = 0;
+    for (const session of this.#sessions.values()) {
+      if (session.idleMs(now) < this.#options.sessionIdleTtlMs) continue;
+      this.#options.logger.info('closing an idle session', { session: session.id });
+      void session.close();
+      closed++;
+    }
+    return closed;
+  }
+
+  /** The pool closed a user's client: sessions of a removed user end; the endpoint stops following it. */
+  clientEvicted(userId: string, reason: EvictionReason): void {
+    const endpoint = this.#users.get(userId);
+    if (endpoint === undefined) return;
+    if (reason === 'user-removed') {
+      for (const session of this.#sessions.values()) if (session.userId === userId) void session.close();
+      this.#users.delete(userId);
+      void endpoint.close();
+      return;
+    }
+    endpoint.unbind();
+  }
+
+  /** Ends every session and handler. Idempotent. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      clearInterval(this.#sweep);
+      await Promise.all([...this.#sessions.values()].map((session) => session.close()));
+      await Promise.all([...this.#users.values()].map((endpoint) => endpoint.close()));
+      this.#users.clear();
+    })();
+    return this.#closing;
+  }
+
+  async #openSession(request: Request, user: RegistryUser, onEnd: ExchangeEndHook, parsedBody: { value: unknown } | undefined): Promise<Response> {
+    const lease = await this.#options.lease(user);
+    const endpoint = this.endpointOf(user);
+    endpoint.bind(lease.client);
+    return LegacySession.open(endpoint, lease, request, onEnd, parsedBody, this.#options.maxBodyBytes, {
+      onInitialized: (session) => {
+        this.#sessions.set(session.id, session);
+        this.#options.logger.info('session opened', { session: session.id, user: user.name });
+      },
+      onClosed: (session) => {
+        if (this.#sessions.delete(session.id)) this.#options.logger.info('session closed', { session: session.id, user: user.name });
+      },
+    });
+  }
+}
