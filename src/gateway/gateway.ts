@@ -39,13 +39,6 @@ export interface GatewayOptions {
   sessionIdleTtlMs?: number;
   /** Pool tuning (idle TTL, cap, call queue timeout, audit, client options). */
   pool?: Omit<ClientPoolOptions, 'sharedConfig' | 'connectionOptionsFor' | 'logger'>;
-  /**
-   * Requests without an `Authorization` header act as the first administrator. Only for test
-   * harnesses that cannot send a token (the official MCP conformance suite); {@link startGateway}
-   * refuses it unless the gateway listens on loopback. Host and Origin are still checked.
-   * @default false
-   */
-  insecureNoAuth?: boolean;
   /** How long a verified token is trusted before the registry is asked again; 0 asks every time. @default TOKEN_CACHE_TTL_MS */
   tokenCacheTtlMs?: number;
 }
@@ -63,15 +56,13 @@ export class Gateway {
   /** The config file's servers (shared by every user). */
   readonly sharedServers: readonly ServerSpec[];
   readonly #streams = new Set<() => void>();
-  readonly #anonymous: RegistryUser | undefined;
   readonly #tokens: TokenCache;
   readonly #onRegistryChange: (change: RegistryChange) => void;
   #shuttingDown = false;
   #closing: Promise<void> | undefined;
 
-  private constructor(options: GatewayOptions, parts: { pool: ClientPool; calls: CallTracker; mcp: McpEndpoint; metrics: GatewayMetrics; logger: Logger; maxBodyBytes: number; anonymous: RegistryUser | undefined }) {
+  private constructor(options: GatewayOptions, parts: { pool: ClientPool; calls: CallTracker; mcp: McpEndpoint; metrics: GatewayMetrics; logger: Logger; maxBodyBytes: number}) {
     this.registry = options.registry;
-    this.#anonymous = parts.anonymous;
     this.#tokens = new TokenCache(options.tokenCacheTtlMs);
     // Users removed or changed, tokens revoked (here or in another process): verified tokens are re-checked.
     this.#onRegistryChange = (change) => {
@@ -99,12 +90,6 @@ export class Gateway {
     const logger = options.logger ?? noopLogger;
     const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     if (!(maxBodyBytes > 0)) throw new SwitchboardError(ErrorCode.InvalidArgument, `maxBodyBytes must be positive, got ${String(options.maxBodyBytes)}`);
-    let anonymous: RegistryUser | undefined;
-    if (options.insecureNoAuth === true) {
-      anonymous = (await options.registry.users.list()).find((user) => user.isAdmin);
-      if (anonymous === undefined) throw new SwitchboardError(ErrorCode.NotFound, 'insecureNoAuth needs an administrator in the registry to act as');
-      logger.warn('authentication is off: requests without a token act as the administrator', { user: anonymous.name });
-    }
     const calls = new CallTracker();
     const pool = new ClientPool(options.registry, {
       ...options.pool,
@@ -131,7 +116,7 @@ export class Gateway {
       await Promise.all([mcp.close(), pool.close()]);
       throw error;
     }
-    gateway = new Gateway(options, { pool, calls, mcp, metrics, logger, maxBodyBytes, anonymous });
+    gateway = new Gateway(options, { pool, calls, mcp, metrics, logger, maxBodyBytes });
     return gateway;
   }
 
@@ -142,9 +127,6 @@ export class Gateway {
 
   /** The user of a request (401 without a valid token). */
   authenticate(request: Request, options: { allowQueryToken?: boolean } = {}): Promise<RegistryUser> {
-    if (this.#anonymous !== undefined && request.headers.get('authorization') === null && bearerTokenOf(request, options.allowQueryToken === true) === undefined) {
-      return Promise.resolve(this.#anonymous);
-    }
     return authenticate(this.registry, request, { ...options, cache: this.#tokens });
   }
 

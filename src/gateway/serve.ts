@@ -63,9 +63,6 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
   const host = options.host ?? DEFAULT_HOST;
   const port = options.port ?? DEFAULT_PORT;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new SwitchboardError(ErrorCode.InvalidArgument, `the port must be a whole number from 0 to 65535, got ${String(options.port)}`);
-  if (options.insecureNoAuth === true && !isLoopback(host)) {
-    throw new SwitchboardError(ErrorCode.InvalidArgument, `--insecure-no-auth is allowed only on a loopback address, not ${host}`, { hint: 'listen on 127.0.0.1, or use tokens' });
-  }
   const ownsRegistry = options.registry === undefined;
   const registry = options.registry ?? (await ServerRegistry.open({ ...(options.db === undefined ? {} : { db: options.db }), logger }));
   let gateway: Gateway | undefined;

@@ -25,7 +25,6 @@ export interface ServeOptions {
   user?: string;
   allowedHosts: string[];
   allowedOrigins: string[];
-  insecureNoAuth: boolean;
   logLevel: JsonLogLevel;
   /** Aborted by SIGINT/SIGTERM. */
   signal: AbortSignal;
@@ -74,11 +73,10 @@ export async function serve(options: ServeOptions): Promise<void> {
       ...(options.port === undefined ? {} : { port: options.port }),
       allowedHosts: options.allowedHosts,
       allowedOrigins: options.allowedOrigins,
-      ...(options.insecureNoAuth ? { insecureNoAuth: true } : {}),
       ...(options.hurry === undefined ? {} : { hurry: options.hurry }),
     });
     try {
-      writeResult(banner({ url: running.url, admin: running.admin, tokenFile, shared, insecureNoAuth: options.insecureNoAuth, db: options.db }));
+      writeResult(banner({ url: running.url, admin: running.admin, tokenFile, shared, db: options.db }));
       // The administrator's servers start now, so the first client does not wait for them.
       if (running.admin !== undefined) void running.gateway.warm(running.admin.user);
       await aborted(options.signal);
@@ -117,7 +115,6 @@ interface BannerInput {
   admin: import('../../gateway/bootstrap-admin.js').AdminBootstrap | undefined;
   tokenFile: string;
   shared: { config: SwitchboardConfig; source: string } | undefined;
-  insecureNoAuth: boolean;
   db: string | undefined;
 }
 
@@ -140,9 +137,6 @@ function banner(input: BannerInput): string {
     `  MCP endpoint   ${url}/mcp  (Streamable HTTP; send Authorization: Bearer <token>)`,
     `  servers        ${servers}, plus each user's servers in the registry`,
   ];
-  if (input.insecureNoAuth) {
-    lines.push('  WARNING        --insecure-no-auth: requests without a token act as the administrator');
-  }
   if (admin?.source === 'created') {
     lines.push(`  admin token    ${token ?? ''}`, `                 shown once; also written to ${tokenFile} (readable by you only)`);
   } else if (admin?.source === 'none') {
