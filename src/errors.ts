@@ -32,6 +32,14 @@ export const ErrorCode = {
   DatabaseError: 'DATABASE_ERROR',
   /** The secret key is missing, malformed, or not the one the stored secrets were encrypted with. */
   SecretKeyInvalid: 'SECRET_KEY_INVALID',
+  /** The gateway: no API token, or an unknown, expired or revoked one (HTTP 401). */
+  Unauthorized: 'UNAUTHORIZED',
+  /** The gateway: refused whoever asks (a foreign Origin or Host, another user's session; HTTP 403). */
+  Forbidden: 'FORBIDDEN',
+  /** The gateway: the request body is over the limit (HTTP 413). */
+  PayloadTooLarge: 'PAYLOAD_TOO_LARGE',
+  /** The gateway is shutting down or not ready (HTTP 503). */
+  Unavailable: 'UNAVAILABLE',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

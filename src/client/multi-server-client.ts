@@ -112,7 +112,8 @@ export type ToolsChangedReason = 'list-changed' | 'server-up' | 'server-down' | 
 export interface MultiServerClientEvents {
   'tools-changed': CatalogDiff & { version: number; reason: ToolsChangedReason; server?: string };
   'prompts-changed': CatalogDiff & { version: number; server?: string };
-  'resources-changed': { server: string };
+  /** A server's resources changed: its list (no `uri`), or one resource it was subscribed to (`uri`, as the server names it). */
+  'resources-changed': { server: string; uri?: string };
   'server-state-change': { server: string; from: ServerState; to: ServerState; error?: SwitchboardError };
   'tool-call-start': { callId: number; name: string; server: string; originalName: string };
   'tool-call-end': { callId: number; name: string; server: string; originalName: string; durationMs: number; ok: boolean; isError: boolean; errorCode?: string };
@@ -320,7 +321,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
   #wire(entry: ServerEntry, connection: ServerConnection): void {
     const server = entry.spec.name;
     connection.on('list-changed', ({ kind }) => this.#onListChanged(entry, connection, kind));
-    connection.on('resource-updated', () => this.emit('resources-changed', { server }));
+    connection.on('resource-updated', ({ uri }) => this.emit('resources-changed', { server, uri }));
     connection.on('log', ({ level, logger, data }) => this.emit('server-log', { server, level, ...(logger === undefined ? {} : { logger }), data, source: 'mcp' }));
     connection.on('stderr', ({ line }) => this.emit('server-log', { server, level: 'info', data: line, source: 'stderr' }));
     connection.on('state-change', ({ to, error }) => {

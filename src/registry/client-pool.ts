@@ -19,12 +19,15 @@
  * ```
  */
 
+import type { NamingStrategy, ServerSpec } from '../config/server-spec.js';
+import type { ServerConnectionOptions } from '../connection/server-connection.js';
 import { ErrorCode, SwitchboardError } from '../errors.js';
 import { noopLogger, type Logger } from '../logger.js';
 import { TypedEmitter } from '../util/typed-emitter.js';
 import type { RegistryChange, RegistryUser, UserRef } from './registry-types.js';
 import type { HostResolver } from './resolve-host.js';
 import type { ServerRegistry } from './server-registry.js';
+import type { UserServerConfig } from './server-store.js';
 import { AuditWriter } from './audit-writer.js';
 import { UserClient, type UserClientOptions } from './user-client.js';
 
@@ -50,6 +53,21 @@ export interface ClientPoolOptions extends Pick<UserClientOptions, 'clientOption
   resolveHost?: HostResolver;
   /** @default noopLogger */
   logger?: Logger;
+  /**
+   * Servers every user gets besides the registry's (e.g. the gateway's `--config` file), never written
+   * to the database, and the naming strategy of every user's catalog. A registry server of the same
+   * name (the user's own or a shared one) hides a server of this list.
+   */
+  sharedConfig?: SharedConfig;
+  /** Connection options of one user's servers (e.g. where their elicitation requests go). */
+  connectionOptionsFor?: (user: RegistryUser) => ((spec: ServerSpec) => ServerConnectionOptions) | undefined;
+}
+
+/** Servers outside the registry that every user gets. */
+export interface SharedConfig {
+  servers: readonly ServerSpec[];
+  /** @default 'on-conflict' */
+  naming?: NamingStrategy;
 }
 
 /** Events of a {@link ClientPool}. */
@@ -189,7 +207,7 @@ export class ClientPool extends TypedEmitter<ClientPoolEvents> {
           if (this.#entries.get(userId) !== entry || client.closed) return;
           let config;
           try {
-            config = await this.#registry.configForUser({ id: userId });
+            config = await this.#configFor(userId);
           } catch (error) {
             if (error instanceof SwitchboardError && error.code === ErrorCode.NotFound) {
               await this.#evict(entry, 'user-removed');
@@ -229,8 +247,10 @@ export class ClientPool extends TypedEmitter<ClientPoolEvents> {
     const creating = new Promise<UserClient>((resolve, reject) => (settle = { resolve, reject }));
     const entry: PoolEntry = { userId: user.id, userName: user.name, creating, client: undefined, leases: 0, lastUsed: Date.now(), refreshing: undefined, refreshAgain: false };
     void (async () => {
-      const config = await this.#registry.configForUser({ id: user.id });
+      const config = await this.#configFor(user.id);
+      const connectionOptions = this.#options.connectionOptionsFor?.(user);
       const client = await UserClient.create(config, {
+        ...(connectionOptions === undefined ? {} : { connectionOptions }),
         ...(this.#options.clientOptions === undefined ? {} : { clientOptions: this.#options.clientOptions }),
         logger: this.#logger,
         ...(this.#audit === undefined ? {} : { audit: this.#audit }),
@@ -258,6 +278,24 @@ export class ClientPool extends TypedEmitter<ClientPoolEvents> {
     this.#entries.set(user.id, entry);
     this.#enforceCap();
     return entry;
+  }
+
+  /** The user's registry servers, then the shared config's servers they do not hide. */
+  async #configFor(userId: string): Promise<UserServerConfig> {
+    const config = await this.#registry.configForUser({ id: userId });
+    const shared = this.#options.sharedConfig;
+    if (shared === undefined) return config;
+    const names = new Set(config.config.servers.map((spec) => spec.name));
+    const warnings = [...config.warnings];
+    const servers = [...config.config.servers];
+    for (const spec of shared.servers) {
+      if (names.has(spec.name)) {
+        warnings.push(`server "${spec.name}" of the shared config is hidden by the registry's server of that name`);
+        continue;
+      }
+      servers.push(spec);
+    }
+    return { ...config, config: { ...config.config, servers, naming: shared.naming ?? config.config.naming }, warnings };
   }
 
   #enforceCap(): void {

@@ -36,7 +36,7 @@ export { createPinnedFetch } from './pinned-fetch.js';
 export type { PinnedFetch, PinnedFetchOptions } from './pinned-fetch.js';
 export type { HostResolver } from './resolve-host.js';
 export { ClientPool, DEFAULT_IDLE_TTL_MS, DEFAULT_MAX_CLIENTS } from './client-pool.js';
-export type { ClientLease, ClientPoolEvents, ClientPoolOptions, EvictionReason } from './client-pool.js';
+export type { ClientLease, ClientPoolEvents, ClientPoolOptions, EvictionReason, SharedConfig } from './client-pool.js';
 export { UserClient } from './user-client.js';
 export type { UserClientEvents } from './user-client.js';
 export { AuditWriter, DEFAULT_AUDIT_BATCH_SIZE, DEFAULT_AUDIT_FLUSH_MS } from './audit-writer.js';

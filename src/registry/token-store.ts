@@ -13,6 +13,14 @@ import { requireUser, timestamp, toUser, type RegistryContext } from './registry
 import type { ApiTokenInfo, CreatedApiToken, RegistryUser, UserRef } from './registry-types.js';
 
 const TOKEN = /^sb_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$/;
+/**
+ * A token chosen by the operator (`SWITCHBOARD_TOKEN`): long enough to carry 192 bits as hex or
+ * base64, of characters that survive a shell and a header. Its row is found by a prefix derived from
+ * its hash (`h` + 11 hex digits), which cannot clash with a generated prefix (hex only, no `h`).
+ */
+const CHOSEN_TOKEN = /^[A-Za-z0-9_.~+/=-]{32,256}$/;
+/** Shortest token {@link TokenStore.register} accepts. */
+export const MIN_CHOSEN_TOKEN_LENGTH = 32;
 /** `last_used_at` is written at most this often per token, so verifying stays a read. @default 60000 */
 export const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -55,6 +63,41 @@ export class TokenStore {
     return { token, info: toInfo(row) };
   }
 
+  /**
+   * Registers a token chosen elsewhere (a generated `sb_…` token, or any 32 to 256 characters of
+   * letters, digits and `_ . ~ + / = -`) for `user`; only its hash is stored. Registering a token the
+   * user already has changes nothing. Throws INVALID_ARGUMENT for a malformed token, ALREADY_EXISTS
+   * when it belongs to another user.
+   */
+  async register(user: UserRef, token: string, options: Pick<CreateTokenOptions, 'name'> = {}): Promise<ApiTokenInfo> {
+    const owner = await requireUser(this.#context, user);
+    const prefix = prefixOf(token);
+    if (prefix === undefined) {
+      throw new SwitchboardError(ErrorCode.InvalidArgument, `a token must be ${MIN_CHOSEN_TOKEN_LENGTH} to 256 characters of letters, digits and _ . ~ + / = -`, {
+        hint: 'generate one with `openssl rand -hex 32`',
+      });
+    }
+    const existing = await this.#context.db.selectFrom('api_tokens').selectAll().where('prefix', '=', prefix).executeTakeFirst();
+    if (existing !== undefined) {
+      if (existing.user_id === owner.id && existing.token_hash === hashToken(token)) return toInfo(existing);
+      throw new SwitchboardError(ErrorCode.AlreadyExists, 'this token (or one with the same prefix) belongs to another user or was revoked and replaced', {
+        hint: 'choose another token',
+      });
+    }
+    const row = {
+      id: newId(),
+      user_id: owner.id,
+      name: options.name ?? null,
+      prefix,
+      token_hash: hashToken(token),
+      created_at: timestamp(),
+      last_used_at: null,
+      expires_at: null,
+    };
+    await this.#context.db.insertInto('api_tokens').values(row).execute();
+    return toInfo(row);
+  }
+
   /** `user`'s tokens (never the tokens themselves). */
   async list(user: UserRef): Promise<ApiTokenInfo[]> {
     const owner = await requireUser(this.#context, user);
@@ -75,14 +118,14 @@ export class TokenStore {
 
   /** The user a token belongs to, or undefined for an unknown, malformed or expired token. */
   async verify(token: string): Promise<RegistryUser | undefined> {
-    const match = TOKEN.exec(token);
-    if (match?.[1] === undefined) return undefined;
+    const prefix = prefixOf(token);
+    if (prefix === undefined) return undefined;
     const row = await this.#context.db
       .selectFrom('api_tokens')
       .innerJoin('users', 'users.id', 'api_tokens.user_id')
       .selectAll('users')
       .select(['api_tokens.id as token_id', 'api_tokens.token_hash', 'api_tokens.expires_at', 'api_tokens.last_used_at'])
-      .where('api_tokens.prefix', '=', match[1])
+      .where('api_tokens.prefix', '=', prefix)
       .executeTakeFirst();
     const presented = Buffer.from(hashToken(token), 'hex');
     // Compare even when no row matched, so the answer takes as long either way.
@@ -102,6 +145,14 @@ export class TokenStore {
     }
     return toUser({ id: row.id, name: row.name, is_admin: row.is_admin, policy: row.policy, created_at: row.created_at, updated_at: row.updated_at });
   }
+}
+
+/** The prefix that finds a token's row: the generated one, or one derived from a chosen token's hash. */
+function prefixOf(token: string): string | undefined {
+  const generated = TOKEN.exec(token)?.[1];
+  if (generated !== undefined) return generated;
+  if (!CHOSEN_TOKEN.test(token)) return undefined;
+  return `h${hashToken(token).slice(0, 11)}`;
 }
 
 /** SHA-256 of a token, hex. */

@@ -6,13 +6,15 @@
  * old one closes once its running calls have ended.
  */
 
-import { MultiServerClient, type CatalogPrompt, type CatalogResource, type CatalogTool, type MultiServerClientEvents, type MultiServerClientOptions, type ServerStatus } from '../client/multi-server-client.js';
-import type { CallOptions } from '../connection/server-connection.js';
+import { MultiServerClient, type CatalogPrompt, type CatalogResource, type CatalogResourceTemplate, type CatalogTool, type MultiServerClientEvents, type MultiServerClientOptions, type ServerStatus } from '../client/multi-server-client.js';
+import type { ServerSpec } from '../config/server-spec.js';
+import type { CallOptions, ServerConnection, ServerConnectionOptions } from '../connection/server-connection.js';
 import type { GetPromptResult, ReadResourceResult } from '../connection/mcp-types.js';
 import { ErrorCode, SwitchboardError, isSwitchboardError } from '../errors.js';
 import { noopLogger, type Logger } from '../logger.js';
 import type { ToolResult } from '../result/tool-result.js';
-import { TypedEmitter } from '../util/typed-emitter.js';
+import { TypedEmitter, type Listener } from '../util/typed-emitter.js';
+import type { ClientStats } from '../metrics/stats-collector.js';
 import type { AuditWriter } from './audit-writer.js';
 import { CallLimiter } from './call-limiter.js';
 import { createPinnedFetch, type PinnedFetch } from './pinned-fetch.js';
@@ -32,7 +34,15 @@ export interface UserClientEvents {
   'prompts-changed': MultiServerClientEvents['prompts-changed'];
   'resources-changed': MultiServerClientEvents['resources-changed'];
   'server-state-change': MultiServerClientEvents['server-state-change'];
+  'tool-call-start': MultiServerClientEvents['tool-call-start'] & { userId: string };
   'tool-call-end': MultiServerClientEvents['tool-call-end'] & { userId: string };
+  /**
+   * Progress of a running call. Only while this event has listeners does the client ask servers for
+   * progress on every call (a progress token changes the request a server sees).
+   */
+  'tool-progress': MultiServerClientEvents['tool-progress'] & { userId: string };
+  /** A server's `notifications/message` (`source: 'mcp'`) or a line of its stderr (`source: 'stderr'`). */
+  'server-log': MultiServerClientEvents['server-log'];
 }
 
 /** How a pool builds user clients. */
@@ -48,6 +58,11 @@ export interface UserClientOptions {
   resolveHost?: HostResolver;
   /** @default DEFAULT_DRAIN_TIMEOUT_MS */
   drainTimeoutMs?: number;
+  /**
+   * Options of each server's connection for this user (e.g. handlers of server→client requests),
+   * under the tenant's pinned fetch.
+   */
+  connectionOptions?: (spec: ServerSpec) => ServerConnectionOptions;
 }
 
 interface Generation {
@@ -56,6 +71,8 @@ interface Generation {
   signature: string;
   running: number;
   idle: (() => void) | undefined;
+  /** The `tool-progress` forwarder while someone listens. */
+  progress: Listener<MultiServerClientEvents['tool-progress']> | undefined;
 }
 
 /** One user's aggregated tools. Obtain it from a {@link ClientPool}. */
@@ -116,6 +133,11 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
     return this.#current.client.listTools();
   }
 
+  /** The version of the tool catalog (bumps on every change of the current client). */
+  get catalogVersion(): number {
+    return this.#current.client.catalogVersion;
+  }
+
   getTool(name: string): CatalogTool | undefined {
     return this.#current.client.getTool(name);
   }
@@ -138,6 +160,32 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
 
   readResource(uri: string, options: CallOptions & { server?: string } = {}): Promise<ReadResourceResult> {
     return this.#current.client.readResource(uri, options);
+  }
+
+  listResourceTemplates(): CatalogResourceTemplate[] {
+    return this.#current.client.listResourceTemplates();
+  }
+
+  /** The live connection of one server of the current client (for requests this class does not wrap). */
+  connection(server: string): ServerConnection | undefined {
+    return this.#current.client.connection(server);
+  }
+
+  /** Calls, errors and latency of the current client (they start over when a registry change replaces it). */
+  stats(): ClientStats {
+    return this.#current.client.stats();
+  }
+
+  override on<K extends keyof UserClientEvents>(event: K, listener: Listener<UserClientEvents[K]>): this {
+    super.on(event, listener);
+    if (event === 'tool-progress' && this.listenerCount('tool-progress') === 1) this.#wireProgress(this.#current, true);
+    return this;
+  }
+
+  override off<K extends keyof UserClientEvents>(event: K, listener: Listener<UserClientEvents[K]>): this {
+    super.off(event, listener);
+    if (event === 'tool-progress' && this.listenerCount('tool-progress') === 0) this.#wireProgress(this.#current, false);
+    return this;
   }
 
   /**
@@ -232,7 +280,23 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
     client.on('server-state-change', (event) => {
       if (current()) this.emit('server-state-change', event);
     });
+    client.on('server-log', (event) => {
+      if (current()) this.emit('server-log', event);
+    });
+    // Call events come from every generation: a replaced client's running calls still end.
+    client.on('tool-call-start', (event) => this.emit('tool-call-start', { ...event, userId: this.#user.id }));
     client.on('tool-call-end', (event) => this.emit('tool-call-end', { ...event, userId: this.#user.id }));
+    if (this.listenerCount('tool-progress') > 0) this.#wireProgress(generation, true);
+  }
+
+  #wireProgress(generation: Generation, on: boolean): void {
+    if (on && generation.progress === undefined) {
+      generation.progress = (event) => this.emit('tool-progress', { ...event, userId: this.#user.id });
+      generation.client.on('tool-progress', generation.progress);
+    } else if (!on && generation.progress !== undefined) {
+      generation.client.off('tool-progress', generation.progress);
+      generation.progress = undefined;
+    }
   }
 
   #retire(generation: Generation): void {
@@ -286,9 +350,12 @@ async function connectGeneration(config: UserServerConfig, options: UserClientOp
     const client = await MultiServerClient.connect(config.config, {
       ...options.clientOptions,
       logger: (options.logger ?? noopLogger).child({ user: config.user.name }),
-      connectionOptions: (spec) => (fetch !== undefined && spec.type === 'http' && config.tenantServers.has(spec.name) ? { fetch: fetch.fetch } : {}),
+      connectionOptions: (spec) => ({
+        ...options.connectionOptions?.(spec),
+        ...(fetch !== undefined && spec.type === 'http' && config.tenantServers.has(spec.name) ? { fetch: fetch.fetch } : {}),
+      }),
     });
-    return { client, fetch, signature: signatureOf(config), running: 0, idle: undefined };
+    return { client, fetch, signature: signatureOf(config), running: 0, idle: undefined, progress: undefined };
   } catch (error) {
     await fetch?.close();
     throw error;

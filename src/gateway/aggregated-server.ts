@@ -1,0 +1,263 @@
+/**
+ * @module gateway/aggregated-server
+ * The MCP server a downstream client talks to: one low-level SDK `Server` over one user's
+ * {@link UserClient}. `tools/list` is the user's catalog (names, schemas, annotations and output
+ * schemas passed through); `tools/call` goes through the client with the downstream request's abort
+ * signal (cancellation reaches the upstream) and its progress token (progress comes back); resources,
+ * prompts and completions are forwarded to the server that owns them. Upstream requests and logs in
+ * the middle of a call find their way back through the {@link CallTracker}.
+ *
+ * One instance per 2025-era session or stdio connection, or per 2026-07-28 request (the SDK's
+ * serving entries build them from a factory).
+ */
+
+import { ProtocolError, ProtocolErrorCode, Server, UriTemplate } from '@modelcontextprotocol/server';
+import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
+import type { CatalogTool } from '../client/multi-server-client.js';
+import type { ProgressUpdate } from '../connection/lean-requester.js';
+import { ErrorCode, SwitchboardError, isSwitchboardError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { RegistryUser } from '../registry/registry-types.js';
+import type { UserClient } from '../registry/user-client.js';
+import { VERSION } from '../version.js';
+import type { CallDownstream, CallTracker } from './call-tracker.js';
+import { DEFAULT_FORWARDED_REQUEST_TIMEOUT_MS } from './gateway-defaults.js';
+import { isLogLevel, passesLevel, type DownstreamSession, type UpstreamResource } from './downstream-session.js';
+import { failureResult, isRecord, toProtocolError, toWirePromptResult, toWireReadResult, toWireResult, toWireTool } from './wire-format.js';
+
+/** What an aggregated server needs from its surroundings (the user's endpoint). */
+export interface AggregatedServerHost {
+  readonly user: RegistryUser;
+  /** The user's client, for the request being served. */
+  client(): UserClient;
+  readonly tracker: CallTracker;
+  readonly logger: Logger;
+  /** Subscribes the user's connection to an upstream resource (reference-counted per user). */
+  subscribe(resource: UpstreamResource, signal: AbortSignal): Promise<void>;
+  unsubscribe(resource: UpstreamResource): Promise<void>;
+}
+
+/** Options of {@link createAggregatedServer}. */
+export interface AggregatedServerOptions {
+  host: AggregatedServerHost;
+  era: 'legacy' | 'modern';
+  /** The long-lived connection this instance serves (2025 sessions and stdio); none for a 2026 request. */
+  session?: DownstreamSession;
+}
+
+/** The capabilities the gateway offers downstream (whatever the upstreams offer is reachable through them). */
+export const GATEWAY_CAPABILITIES = {
+  tools: { listChanged: true },
+  resources: { listChanged: true, subscribe: true },
+  prompts: { listChanged: true },
+  logging: {},
+  completions: {},
+};
+
+/** Builds the server for one downstream connection (2025) or request (2026-07-28). */
+export function createAggregatedServer(options: AggregatedServerOptions): Server {
+  const { host, era, session } = options;
+  const server = new Server({ name: 'mcp-switchboard', version: VERSION }, { capabilities: GATEWAY_CAPABILITIES, instructions: instructionsOf(host.client()) });
+  if (session !== undefined) session.server = server;
+
+  server.setRequestHandler('tools/list', () => ({ tools: host.client().listTools().map(toWireTool) }));
+
+  server.setRequestHandler('tools/call', async (request, ctx) => {
+    const client = host.client();
+    const name = request.params.name;
+    const args = request.params.arguments ?? {};
+    const tool = client.getTool(name);
+    if (tool === undefined) {
+      // The client's own refusal says why (no such tool, or its server is down); it never calls out.
+      return callFailure(await client.callTool(name, args).then(() => undefined, (error: unknown) => error), ctx.mcpReq.signal);
+    }
+    const downstream = downstreamOf(server, ctx, era, session);
+    const { call, end } = host.tracker.begin(host.user.id, tool.server, downstream);
+    try {
+      const signal = AbortSignal.any([ctx.mcpReq.signal, call.abort.signal]);
+      const progressToken = ctx.mcpReq._meta?.progressToken;
+      const onProgress =
+        progressToken === undefined
+          ? undefined
+          : (progress: ProgressUpdate): void => {
+              ctx.mcpReq
+                .notify({ method: 'notifications/progress', params: { progressToken, progress: progress.progress, ...(progress.total === undefined ? {} : { total: progress.total }), ...(progress.message === undefined ? {} : { message: progress.message }) } })
+                .catch(() => {});
+            };
+      const result = await client.callTool(name, args, { signal, ...(onProgress === undefined ? {} : { onProgress }) });
+      return server.projectCallToolResult(toWireResult(result), tool.outputSchema);
+    } catch (error) {
+      return callFailure(error, ctx.mcpReq.signal, call.abort.signal, tool);
+    } finally {
+      end();
+    }
+  });
+
+  server.setRequestHandler('prompts/list', () => ({
+    prompts: host.client().listPrompts().map((prompt) => ({
+      name: prompt.name,
+      ...(prompt.title === undefined ? {} : { title: prompt.title }),
+      ...(prompt.description === undefined ? {} : { description: prompt.description }),
+      ...(prompt.arguments === undefined ? {} : { arguments: prompt.arguments }),
+    })),
+  }));
+
+  server.setRequestHandler('prompts/get', async (request, ctx) => {
+    try {
+      const result = await host.client().getPrompt(request.params.name, request.params.arguments ?? {}, { signal: ctx.mcpReq.signal });
+      return toWirePromptResult(result);
+    } catch (error) {
+      throw toProtocolError(error);
+    }
+  });
+
+  server.setRequestHandler('resources/list', () => ({
+    resources: host.client().listResources().map((resource) => ({
+      uri: resource.uri,
+      name: resource.name,
+      ...(resource.title === undefined ? {} : { title: resource.title }),
+      ...(resource.description === undefined ? {} : { description: resource.description }),
+      ...(resource.mimeType === undefined ? {} : { mimeType: resource.mimeType }),
+      ...(resource.size === undefined ? {} : { size: resource.size }),
+    })),
+  }));
+
+  server.setRequestHandler('resources/templates/list', () => ({
+    resourceTemplates: host.client().listResourceTemplates().map(({ server: _server, ...template }) => template),
+  }));
+
+  server.setRequestHandler('resources/read', async (request, ctx) => {
+    try {
+      return toWireReadResult(await host.client().readResource(request.params.uri, { signal: ctx.mcpReq.signal }));
+    } catch (error) {
+      throw toProtocolError(error);
+    }
+  });
+
+  server.setRequestHandler('resources/subscribe', async (request, ctx) => {
+    const uri = request.params.uri;
+    const upstream = await resourceOwner(host.client(), uri);
+    if (session !== undefined && session.subscriptions.has(uri)) return {};
+    try {
+      await host.subscribe(upstream, ctx.mcpReq.signal);
+    } catch (error) {
+      throw toProtocolError(error);
+    }
+    session?.subscriptions.set(uri, upstream);
+    return {};
+  });
+
+  server.setRequestHandler('resources/unsubscribe', async (request) => {
+    const upstream = session?.subscriptions.get(request.params.uri);
+    if (upstream === undefined) return {};
+    session?.subscriptions.delete(request.params.uri);
+    await host.unsubscribe(upstream);
+    return {};
+  });
+
+  server.setRequestHandler('completion/complete', async (request, ctx) => {
+    const client = host.client();
+    const { ref } = request.params;
+    let target: { server: string; ref: Record<string, unknown> } | undefined;
+    if (ref.type === 'ref/prompt') {
+      const prompt = client.listPrompts().find((item) => item.name === ref.name);
+      if (prompt !== undefined) target = { server: prompt.server, ref: { ...ref, name: prompt.originalName } };
+    } else {
+      const template = client.listResourceTemplates().find((item) => item.uriTemplate === ref.uri);
+      const resource = client.listResources().find((item) => item.uri === ref.uri);
+      if (template !== undefined) target = { server: template.server, ref: { ...ref } };
+      else if (resource !== undefined) target = { server: resource.server, ref: { ...ref, uri: resource.originalUri } };
+    }
+    if (target === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `no server offers ${ref.type === 'ref/prompt' ? `a prompt named "${ref.name}"` : `a resource template "${ref.uri}"`}`);
+    const connection = client.connection(target.server);
+    if (connection === undefined) throw new ProtocolError(ProtocolErrorCode.InternalError, `server "${target.server}" is not connected`);
+    let result: unknown;
+    try {
+      result = await connection.request('completion/complete', { ...request.params, ref: target.ref }, { signal: ctx.mcpReq.signal });
+    } catch (error) {
+      throw toProtocolError(error);
+    }
+    if (!isRecord(result) || !isRecord(result.completion) || !Array.isArray(result.completion.values)) {
+      throw new ProtocolError(ProtocolErrorCode.InternalError, `server "${target.server}" answered completion/complete without completion values`);
+    }
+    const values = result.completion.values.filter((value): value is string => typeof value === 'string');
+    const { total, hasMore } = result.completion;
+    return { completion: { values, ...(typeof total === 'number' ? { total } : {}), ...(typeof hasMore === 'boolean' ? { hasMore } : {}) } };
+  });
+
+  // The gateway keeps the level itself: upstream logs are filtered per session, and during a call
+  // they travel on the call's own stream (see UserEndpoint).
+  server.setRequestHandler('logging/setLevel', (request) => {
+    if (session !== undefined && isLogLevel(request.params.level)) session.logLevel = request.params.level;
+    return {};
+  });
+
+  return server;
+}
+
+/** How the call's client is reached: its own stream, its declared capabilities, its log level. */
+function downstreamOf(server: Server, ctx: ServerContext, era: 'legacy' | 'modern', session: DownstreamSession | undefined): CallDownstream {
+  if (era === 'modern') {
+    return {
+      key: ctx,
+      era,
+      canElicit: false,
+      canSample: false,
+      log: (level, data, logger) => {
+        // The SDK applies the request's own log level (the 2026-07-28 envelope) and sends nothing without one.
+        if (isLogLevel(level)) ctx.mcpReq.log(level, data, logger).catch(() => {});
+      },
+    };
+  }
+  const capabilities = server.getClientCapabilities();
+  return {
+    key: session ?? server,
+    era,
+    canElicit: capabilities?.elicitation !== undefined,
+    canSample: capabilities?.sampling !== undefined,
+    request: (method, params, signal) =>
+      ctx.mcpReq.send({ method, params }, { signal, timeout: DEFAULT_FORWARDED_REQUEST_TIMEOUT_MS, resetTimeoutOnProgress: true }),
+    log: (level, data, logger) => {
+      const threshold = session?.logLevel;
+      if (threshold === undefined || !isLogLevel(level) || !passesLevel(level, threshold)) return;
+      ctx.mcpReq.notify({ method: 'notifications/message', params: { level, data, ...(logger === undefined ? {} : { logger }) } }).catch(() => {});
+    },
+  };
+}
+
+/**
+ * A failed call, answered the way a client can use it: unknown tools and an upstream's own JSON-RPC
+ * errors as protocol errors; everything else (timeouts, a server down, the user's call limit, bad
+ * arguments) as a tool result with `isError: true` whose text says what happened.
+ */
+function callFailure(error: unknown, downstreamSignal: AbortSignal, gatewaySignal?: AbortSignal, tool?: CatalogTool): CallToolResult {
+  if (!isSwitchboardError(error)) throw toProtocolError(error);
+  if (error.code === ErrorCode.ToolNotFound || (error.code === ErrorCode.ServerRequestFailed && typeof error.details.rpcCode === 'number')) throw toProtocolError(error);
+  if (error.code === ErrorCode.RequestCancelled && downstreamSignal.aborted) throw toProtocolError(error);
+  if (gatewaySignal?.aborted === true) {
+    return failureResult(`Tool "${tool?.name ?? '?'}" was cancelled: the gateway is shutting down. Call it again once it is back.`);
+  }
+  return failureResult(error.message);
+}
+
+/** The server that owns a resource URI, and the URI as that server names it. */
+async function resourceOwner(client: UserClient, uri: string): Promise<UpstreamResource> {
+  const listed = client.listResources().find((resource) => resource.uri === uri);
+  if (listed !== undefined) return { server: listed.server, uri: listed.originalUri };
+  const matching = client.listResourceTemplates().filter((template) => new UriTemplate(template.uriTemplate).match(uri) !== null);
+  const servers = [...new Set(matching.map((template) => template.server))];
+  if (servers.length === 1 && servers[0] !== undefined) return { server: servers[0], uri };
+  throw toProtocolError(
+    new SwitchboardError(ErrorCode.InvalidArgument, servers.length === 0 ? `no server offers a resource at "${uri}"` : `several servers may serve "${uri}" (${servers.join(', ')})`),
+  );
+}
+
+/** Instructions of the ready upstreams, each under its server's name. */
+function instructionsOf(client: UserClient): string | undefined {
+  const parts: string[] = [];
+  for (const status of client.status()) {
+    const instructions = status.state === 'ready' ? client.connection(status.name)?.instructions : undefined;
+    if (instructions !== undefined && instructions.trim() !== '') parts.push(`[${status.name}] ${instructions.trim()}`);
+  }
+  return parts.length === 0 ? undefined : parts.join('\n\n');
+}

@@ -1,0 +1,124 @@
+/**
+ * @module gateway/app
+ * The gateway's HTTP surface as a Hono app (no listening: tests call `app.request()`, `startGateway`
+ * serves it). Every request passes, in order:
+ * 1. the request log and metrics (one JSON line: requestId, method, path, status, ms — never the
+ *    query, which may carry `?token=`);
+ * 2. the Host and Origin check (403): DNS rebinding protection, on every route;
+ * 3. for `/mcp`, `/api` and `/metrics`: the bearer token (401), also on loopback;
+ * 4. for `/api`: the body limit (413) and, while shutting down, 503.
+ * No route sends CORS headers: browsers allow only same-origin calls (the dashboard's).
+ *
+ * @example
+ * ```ts
+ * const gateway = await Gateway.create({ registry });
+ * const app = createGatewayApp(gateway);
+ * const response = await app.request('/api/me', { headers: { authorization: `Bearer ${token}`, host: '127.0.0.1' } });
+ * ```
+ */
+
+import { randomUUID } from 'node:crypto';
+import { Hono, type MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { routePath } from 'hono/route';
+import { ErrorCode, SwitchboardError, isSwitchboardError } from '../errors.js';
+import type { Gateway } from './gateway.js';
+import type { GatewayApp, GatewayEnv } from './gateway-app-types.js';
+import { apiErrorResponse, mcpErrorResponse } from './http-error.js';
+import { registerAccountRoutes } from './routes/api-account.js';
+import { registerEventsRoute } from './routes/api-events.js';
+import { registerServerRoutes } from './routes/api-servers.js';
+import { registerToolRoutes } from './routes/api-tools.js';
+import { registerDashboardRoutes } from './routes/dashboard.js';
+import { registerHealthRoutes } from './routes/health.js';
+import { registerMcpRoute } from './routes/mcp.js';
+import { registerMetricsRoute } from './routes/metrics.js';
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** The gateway's routes over `gateway`. */
+export function createGatewayApp(gateway: Gateway): GatewayApp {
+  const app = new Hono<GatewayEnv>();
+  const isMcp = (path: string): boolean => path === '/mcp';
+
+  app.use('*', async (c, next) => {
+    const started = performance.now();
+    const offered = c.req.header('x-request-id');
+    const requestId = offered !== undefined && REQUEST_ID.test(offered) ? offered : randomUUID();
+    c.set('requestId', requestId);
+    c.set('user', undefined);
+    await next();
+    c.header('x-request-id', requestId);
+    c.header('x-content-type-options', 'nosniff');
+    c.header('referrer-policy', 'no-referrer');
+    c.header('x-frame-options', 'DENY');
+    const ms = performance.now() - started;
+    const route = c.res.status === 404 && c.req.path !== '/mcp' && !c.req.path.startsWith('/api/') ? 'unmatched' : routePath(c, -1);
+    gateway.metrics.observeRequest(c.req.method, route, c.res.status, ms / 1000);
+    gateway.logger.info('request', {
+      requestId,
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      ms: Math.round(ms * 10) / 10,
+      ...(c.get('user') === undefined ? {} : { user: c.get('user')?.name }),
+    });
+  });
+
+  app.use('*', async (c, next) => {
+    const refusal = gateway.hostCheck(c.req.raw);
+    if (refusal !== undefined) {
+      gateway.logger.warn('request refused by the Host/Origin check', { requestId: c.get('requestId'), host: c.req.header('host'), origin: c.req.header('origin') });
+      return isMcp(c.req.path) ? mcpErrorResponse(refusal) : apiErrorResponse(refusal);
+    }
+    await next();
+  });
+
+  const requireToken = (options: { allowQueryToken?: boolean } = {}): MiddlewareHandler<GatewayEnv> => {
+    return async (c, next) => {
+      try {
+        c.set('user', await gateway.authenticate(c.req.raw, options));
+      } catch (error) {
+        return isMcp(c.req.path) ? mcpErrorResponse(error) : apiErrorResponse(error);
+      }
+      await next();
+    };
+  };
+  app.use('/mcp', requireToken());
+  app.use('/metrics', requireToken());
+  app.use('/api/events', requireToken({ allowQueryToken: true }));
+  app.use('/api/*', async (c, next) => {
+    if (c.req.path === '/api/events') return next();
+    return requireToken()(c, next);
+  });
+  app.use('/api/*', async (c, next) => {
+    if (gateway.shuttingDown) return apiErrorResponse(new SwitchboardError(ErrorCode.Unavailable, 'the gateway is shutting down'));
+    c.header('cache-control', 'no-store');
+    await next();
+  });
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: gateway.maxBodyBytes,
+      onError: () => apiErrorResponse(new SwitchboardError(ErrorCode.PayloadTooLarge, `the request body is over ${gateway.maxBodyBytes} bytes`)),
+    }),
+  );
+
+  registerHealthRoutes(app, gateway);
+  registerMetricsRoute(app, gateway);
+  registerMcpRoute(app, gateway);
+  registerAccountRoutes(app, gateway);
+  registerServerRoutes(app, gateway);
+  registerToolRoutes(app, gateway);
+  registerEventsRoute(app, gateway);
+  registerDashboardRoutes(app);
+
+  app.notFound((c) => apiErrorResponse(new SwitchboardError(ErrorCode.NotFound, `no route ${c.req.method} ${c.req.path}`)));
+  app.onError((error, c) => {
+    if (!isSwitchboardError(error)) {
+      gateway.logger.error('request failed unexpectedly', { requestId: c.get('requestId'), path: c.req.path, error: error.stack ?? error.message });
+    }
+    return isMcp(c.req.path) ? mcpErrorResponse(error) : apiErrorResponse(error);
+  });
+  return app;
+}

@@ -1,0 +1,95 @@
+/**
+ * @module gateway/call-tracker
+ * The tool calls running through the gateway, per user and upstream server. It answers two
+ * questions: which downstream client made the call an upstream request belongs to (an upstream
+ * server's elicitation, sampling or log message is sent to the client whose call it is serving),
+ * and what is still running when the gateway shuts down (it waits for them, then cancels them).
+ */
+
+/** How a call reaches the downstream client that made it. */
+export interface CallDownstream {
+  /** One object per downstream connection (a 2025 session, a stdio connection, one 2026 request). */
+  readonly key: object;
+  readonly era: 'legacy' | 'modern' | 'api';
+  /** The client declared it can answer `elicitation/create` (2025 era only). */
+  readonly canElicit: boolean;
+  /** The client declared it can answer `sampling/createMessage` (2025 era only). */
+  readonly canSample: boolean;
+  /** Sends a request to the client, related to the call (on the call's own stream). */
+  request?(method: 'elicitation/create' | 'sampling/createMessage', params: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
+  /** Sends an upstream log message to the client, if its level lets it through. */
+  log?(level: string, data: unknown, logger: string | undefined): void;
+}
+
+/** A call in flight. */
+export interface TrackedCall {
+  readonly userId: string;
+  /** The upstream server the call went to. */
+  readonly server: string;
+  readonly downstream: CallDownstream;
+  /** Aborted when the gateway gives up waiting at shutdown. */
+  readonly abort: AbortController;
+}
+
+/** Calls in flight. */
+export class CallTracker {
+  readonly #byUser = new Map<string, Set<TrackedCall>>();
+  #size = 0;
+  #idleWaiters: Array<() => void> = [];
+
+  /** Calls in flight now. */
+  get size(): number {
+    return this.#size;
+  }
+
+  /** Records a call; returns the function that ends it (idempotent). */
+  begin(userId: string, server: string, downstream: CallDownstream): { call: TrackedCall; end: () => void } {
+    const call: TrackedCall = { userId, server, downstream, abort: new AbortController() };
+    let calls = this.#byUser.get(userId);
+    if (calls === undefined) {
+      calls = new Set();
+      this.#byUser.set(userId, calls);
+    }
+    calls.add(call);
+    this.#size++;
+    let ended = false;
+    return {
+      call,
+      end: () => {
+        if (ended) return;
+        ended = true;
+        const set = this.#byUser.get(userId);
+        set?.delete(call);
+        if (set?.size === 0) this.#byUser.delete(userId);
+        this.#size--;
+        if (this.#size === 0) for (const wake of this.#idleWaiters.splice(0)) wake();
+      },
+    };
+  }
+
+  /** The calls of `userId` to `server`, oldest first. */
+  callsTo(userId: string, server: string): TrackedCall[] {
+    return [...(this.#byUser.get(userId) ?? [])].filter((call) => call.server === server);
+  }
+
+  /** Resolves true when no call is in flight, or false after `timeoutMs`. */
+  whenIdle(timeoutMs: number): Promise<boolean> {
+    if (this.#size === 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const wake = (): void => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        this.#idleWaiters = this.#idleWaiters.filter((waiter) => waiter !== wake);
+        resolve(false);
+      }, timeoutMs);
+      this.#idleWaiters.push(wake);
+    });
+  }
+
+  /** Cancels every call in flight. */
+  abortAll(reason: Error): void {
+    for (const calls of this.#byUser.values()) for (const call of calls) call.abort.abort(reason);
+  }
+}

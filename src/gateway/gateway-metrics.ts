@@ -1,0 +1,126 @@
+/**
+ * @module gateway/gateway-metrics
+ * `/metrics`: one `prom-client` registry for the process. Each user's client registers its series
+ * there with a `user` label (calls, errors, latency, cache, restarts, servers up); the gateway adds
+ * its own (HTTP requests, sessions, pooled clients, calls in flight). An administrator's scrape sees
+ * everything; anyone else sees only the series labelled with their own user name.
+ */
+
+import type { Counter, Histogram, Registry } from 'prom-client';
+import type { MultiServerClient } from '../client/multi-server-client.js';
+import type { Logger } from '../logger.js';
+import type { RegistryUser } from '../registry/registry-types.js';
+import type { UserClient } from '../registry/user-client.js';
+
+/** Live numbers the gateway gauges read at scrape time. */
+export interface GatewayGaugeSources {
+  sessions(): number;
+  clients(): number;
+  callsInFlight(): number;
+}
+
+const DURATION_BUCKETS_SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/** The process's metrics. */
+export class GatewayMetrics {
+  readonly registry: Registry;
+  readonly #requests: Counter<string>;
+  readonly #duration: Histogram<string>;
+  readonly #attached = new WeakSet<MultiServerClient>();
+  readonly #logger: Logger;
+
+  private constructor(registry: Registry, requests: Counter<string>, duration: Histogram<string>, logger: Logger) {
+    this.registry = registry;
+    this.#requests = requests;
+    this.#duration = duration;
+    this.#logger = logger;
+  }
+
+  /** Creates the registry and the gateway's own series. */
+  static async create(sources: GatewayGaugeSources, logger: Logger): Promise<GatewayMetrics> {
+    const client = await import('prom-client');
+    const registry = new client.Registry();
+    const requests = new client.Counter({ name: 'switchboard_http_requests_total', help: 'HTTP requests by method, route and status.', labelNames: ['method', 'route', 'status'], registers: [registry] });
+    const duration = new client.Histogram({
+      name: 'switchboard_http_request_duration_seconds',
+      help: 'Time to the response headers, by method and route.',
+      labelNames: ['method', 'route'],
+      buckets: DURATION_BUCKETS_SECONDS,
+      registers: [registry],
+    });
+    new client.Gauge({ name: 'switchboard_mcp_sessions', help: '2025-era MCP sessions open.', registers: [registry], collect() { this.set(sources.sessions()); } });
+    new client.Gauge({ name: 'switchboard_pool_clients', help: 'Per-user clients in the pool.', registers: [registry], collect() { this.set(sources.clients()); } });
+    new client.Gauge({ name: 'switchboard_calls_in_flight', help: 'Tool calls running through the gateway.', registers: [registry], collect() { this.set(sources.callsInFlight()); } });
+    new client.Gauge({ name: 'switchboard_start_time_seconds', help: 'When the gateway started (Unix time).', registers: [registry] }).set(Math.round(Date.now() / 1000));
+    return new GatewayMetrics(registry, requests, duration, logger);
+  }
+
+  /** Counts one HTTP request. `route` is the route pattern, never the raw path. */
+  observeRequest(method: string, route: string, status: number, seconds: number): void {
+    this.#requests.inc({ method, route, status: String(status) });
+    this.#duration.observe({ method, route }, seconds);
+  }
+
+  /** Registers a user's client series (once per underlying client: a registry edit replaces it). */
+  attach(userClient: UserClient, user: string): void {
+    const client = userClient.client;
+    if (this.#attached.has(client)) return;
+    this.#attached.add(client);
+    client.prometheusRegistry({ registry: this.registry, labels: { user } }).catch((error: unknown) => this.#logger.warn('cannot register a client\'s metrics', { user, error: String(error) }));
+  }
+
+  /** The exposition for `viewer`: everything for an administrator, else only their own series. */
+  async render(viewer: RegistryUser): Promise<string> {
+    const text = await this.registry.metrics();
+    return viewer.isAdmin ? text : onlyUser(text, viewer.name);
+  }
+
+  /** The content type of the exposition. */
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}
+
+/** Keeps the samples labelled `user="<name>"` (and the HELP/TYPE lines of the metrics that have some). */
+export function onlyUser(text: string, user: string): string {
+  const kept: string[] = [];
+  let pendingComments: string[] = [];
+  for (const line of text.split('\n')) {
+    if (line.startsWith('#')) {
+      if (line.startsWith('# HELP')) pendingComments = [];
+      pendingComments.push(line);
+      continue;
+    }
+    if (line === '' || labelValue(line, 'user') !== user) continue;
+    kept.push(...pendingComments, line);
+    pendingComments = [];
+  }
+  return kept.length === 0 ? '' : `${kept.join('\n')}\n`;
+}
+
+/** The value of label `name` in a sample line (`metric{a="x",b="y"} 1`), unescaped; undefined without it. */
+export function labelValue(line: string, name: string): string | undefined {
+  const open = line.indexOf('{');
+  if (open < 0) return undefined;
+  let index = open + 1;
+  while (index < line.length && line[index] !== '}') {
+    const equals = line.indexOf('=', index);
+    if (equals < 0 || line[equals + 1] !== '"') return undefined;
+    const key = line.slice(index, equals).trim();
+    let value = '';
+    let cursor = equals + 2;
+    for (; cursor < line.length && line[cursor] !== '"'; cursor++) {
+      const char = line[cursor];
+      if (char === '\\') {
+        const next = line[++cursor];
+        value += next === 'n' ? '\n' : (next ?? '');
+      } else {
+        value += char;
+      }
+    }
+    if (key === name) return value;
+    index = cursor + 1;
+    if (line[index] === ',') index++;
+  }
+  return undefined;
+}

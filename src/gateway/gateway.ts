@@ -1,0 +1,160 @@
+/**
+ * @module gateway/gateway
+ * The gateway's state, independent of HTTP: the registry, the pool of per-user clients (with the
+ * config file's servers shared by everyone), the `/mcp` endpoint, the calls in flight, the metrics,
+ * and the shutdown sequence. {@link createGatewayApp} puts HTTP routes on it; {@link startGateway}
+ * listens; {@link serveGatewayStdio} serves one user over stdio.
+ */
+
+import type { NamingStrategy, ServerSpec } from '../config/server-spec.js';
+import { ErrorCode, SwitchboardError } from '../errors.js';
+import { noopLogger, type Logger } from '../logger.js';
+import { ClientPool, type ClientLease, type ClientPoolOptions } from '../registry/client-pool.js';
+import type { RegistryUser } from '../registry/registry-types.js';
+import type { ServerRegistry } from '../registry/server-registry.js';
+import { authenticate } from './auth.js';
+import { CallTracker } from './call-tracker.js';
+import { forwardingOptionsFor } from './forward-server-requests.js';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_SESSION_IDLE_TTL_MS, DEFAULT_SHUTDOWN_DEADLINE_MS } from './gateway-defaults.js';
+import { GatewayMetrics } from './gateway-metrics.js';
+import { createHostCheck, type HostCheck } from './host-check.js';
+import { McpEndpoint } from './mcp-endpoint.js';
+
+/** Options of {@link Gateway.create}. */
+export interface GatewayOptions {
+  /** The registry of users, tokens and per-user servers (the caller opens and closes it). */
+  registry: ServerRegistry;
+  /** Servers every user gets (the `--config` file), never written to the registry, and the naming strategy. */
+  sharedConfig?: { servers: readonly ServerSpec[]; naming?: NamingStrategy };
+  /** @default noopLogger */
+  logger?: Logger;
+  /** Host names accepted in `Host` besides the loopback names (and in `Origin`). */
+  allowedHosts?: readonly string[];
+  /** Origins accepted besides the loopback names and the allowed hosts. */
+  allowedOrigins?: readonly string[];
+  /** @default DEFAULT_MAX_BODY_BYTES */
+  maxBodyBytes?: number;
+  /** @default DEFAULT_SESSION_IDLE_TTL_MS */
+  sessionIdleTtlMs?: number;
+  /** Pool tuning (idle TTL, cap, call queue timeout, audit, client options). */
+  pool?: Omit<ClientPoolOptions, 'sharedConfig' | 'connectionOptionsFor' | 'logger'>;
+}
+
+/** The gateway. */
+export class Gateway {
+  readonly registry: ServerRegistry;
+  readonly pool: ClientPool;
+  readonly logger: Logger;
+  readonly calls: CallTracker;
+  readonly mcp: McpEndpoint;
+  readonly metrics: GatewayMetrics;
+  readonly hostCheck: HostCheck;
+  readonly maxBodyBytes: number;
+  /** The config file's servers (shared by every user). */
+  readonly sharedServers: readonly ServerSpec[];
+  readonly #streams = new Set<() => void>();
+  #shuttingDown = false;
+  #closing: Promise<void> | undefined;
+
+  private constructor(options: GatewayOptions, parts: { pool: ClientPool; calls: CallTracker; mcp: McpEndpoint; metrics: GatewayMetrics; logger: Logger; maxBodyBytes: number }) {
+    this.registry = options.registry;
+    this.sharedServers = options.sharedConfig?.servers ?? [];
+    this.logger = parts.logger;
+    this.pool = parts.pool;
+    this.calls = parts.calls;
+    this.mcp = parts.mcp;
+    this.metrics = parts.metrics;
+    this.maxBodyBytes = parts.maxBodyBytes;
+    this.hostCheck = createHostCheck({ ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }), ...(options.allowedOrigins === undefined ? {} : { allowedOrigins: options.allowedOrigins }) });
+    this.pool.on('client-evicted', ({ userId, user, reason }) => {
+      this.logger.info('user client closed', { user, reason });
+      this.mcp.clientEvicted(userId, reason);
+    });
+    this.pool.on('client-created', ({ user }) => this.logger.info('user client started', { user }));
+    this.pool.on('client-refreshed', ({ user }) => this.logger.info('user client reloaded after a registry change', { user }));
+  }
+
+  /** Builds the gateway over an open registry. Nothing listens yet. */
+  static async create(options: GatewayOptions): Promise<Gateway> {
+    const logger = options.logger ?? noopLogger;
+    const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    if (!(maxBodyBytes > 0)) throw new SwitchboardError(ErrorCode.InvalidArgument, `maxBodyBytes must be positive, got ${String(options.maxBodyBytes)}`);
+    const calls = new CallTracker();
+    const pool = new ClientPool(options.registry, {
+      ...options.pool,
+      logger,
+      ...(options.sharedConfig === undefined ? {} : { sharedConfig: options.sharedConfig }),
+      connectionOptionsFor: (user) => forwardingOptionsFor(calls, user, logger),
+    });
+    let gateway: Gateway | undefined;
+    const mcp = new McpEndpoint({
+      lease: (user) => {
+        if (gateway === undefined) throw new SwitchboardError(ErrorCode.Unavailable, 'the gateway is starting');
+        return gateway.lease(user);
+      },
+      tracker: calls,
+      logger,
+      maxBodyBytes,
+      sessionIdleTtlMs: options.sessionIdleTtlMs ?? DEFAULT_SESSION_IDLE_TTL_MS,
+      onClient: (client, user) => gateway?.metrics.attach(client, user.name),
+    });
+    let metrics: GatewayMetrics;
+    try {
+      metrics = await GatewayMetrics.create({ sessions: () => mcp.sessionCount, clients: () => pool.size, callsInFlight: () => calls.size }, logger);
+    } catch (error) {
+      await Promise.all([mcp.close(), pool.close()]);
+      throw error;
+    }
+    gateway = new Gateway(options, { pool, calls, mcp, metrics, logger, maxBodyBytes });
+    return gateway;
+  }
+
+  /** True once {@link close} has begun: new work is refused (503). */
+  get shuttingDown(): boolean {
+    return this.#shuttingDown;
+  }
+
+  /** The user of a request (401 without a valid token). */
+  authenticate(request: Request, options: { allowQueryToken?: boolean } = {}): Promise<RegistryUser> {
+    return authenticate(this.registry, request, options);
+  }
+
+  /** A lease on `user`'s client (created on first use: its servers connect within their deadlines). */
+  async lease(user: RegistryUser): Promise<ClientLease> {
+    if (this.#shuttingDown) throw new SwitchboardError(ErrorCode.Unavailable, 'the gateway is shutting down');
+    const lease = await this.pool.acquire(user);
+    this.metrics.attach(lease.client, user.name);
+    return lease;
+  }
+
+  /** Registers a long-lived stream (`/api/events`) to end at shutdown; returns its unregister function. */
+  trackStream(close: () => void): () => void {
+    this.#streams.add(close);
+    return () => this.#streams.delete(close);
+  }
+
+  /**
+   * Shuts down gracefully: refuses new work, ends event streams, lets running calls finish for up to
+   * `deadlineMs` and then cancels them (upstreams get `notifications/cancelled`), ends every MCP
+   * session, and closes the pool (every server process ends). Idempotent. The registry stays open
+   * (whoever opened it closes it).
+   */
+  close(options: { deadlineMs?: number } = {}): Promise<void> {
+    this.#closing ??= (async () => {
+      this.#shuttingDown = true;
+      for (const close of [...this.#streams]) close();
+      const deadlineMs = options.deadlineMs ?? DEFAULT_SHUTDOWN_DEADLINE_MS;
+      if (this.calls.size > 0) {
+        this.logger.info('waiting for running calls before shutting down', { calls: this.calls.size, deadlineMs });
+        if (!(await this.calls.whenIdle(deadlineMs))) {
+          this.logger.warn('cancelling calls still running at the shutdown deadline', { calls: this.calls.size });
+          this.calls.abortAll(new SwitchboardError(ErrorCode.RequestCancelled, 'the gateway is shutting down'));
+          await this.calls.whenIdle(2_000);
+        }
+      }
+      await this.mcp.close();
+      await this.pool.close();
+    })();
+    return this.#closing;
+  }
+}

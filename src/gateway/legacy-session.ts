@@ -1,0 +1,113 @@
+/**
+ * @module gateway/legacy-session
+ * A 2025-era client's session: the SDK's sessionful Streamable HTTP transport and one aggregated
+ * server for its lifetime, bound to the user who opened it. The session holds a lease on the user's
+ * client, so the pool keeps that client (and its upstream sessions) while the session lives; it ends
+ * with the client's `DELETE`, when the user is removed, when it has been idle too long, or at shutdown.
+ */
+
+import { randomUUID } from 'node:crypto';
+import { WebStandardStreamableHTTPServerTransport, type Server } from '@modelcontextprotocol/server';
+import type { ClientLease } from '../registry/client-pool.js';
+import { createAggregatedServer } from './aggregated-server.js';
+import { newDownstreamSession, type DownstreamSession } from './downstream-session.js';
+import { onResponseEnd } from './on-response-end.js';
+import type { UserEndpoint } from './user-endpoint.js';
+
+/** Callbacks of a {@link LegacySession}. */
+export interface LegacySessionHooks {
+  /** The client completed `initialize`: the session exists from now on. */
+  onInitialized(session: LegacySession): void;
+  /** The session ended (called once). */
+  onClosed(session: LegacySession): void;
+}
+
+/** One 2025-era session. */
+export class LegacySession {
+  readonly id: string;
+  readonly userId: string;
+  readonly record: DownstreamSession;
+  readonly #transport: WebStandardStreamableHTTPServerTransport;
+  readonly #server: Server;
+  readonly #endpoint: UserEndpoint;
+  readonly #lease: ClientLease;
+  readonly #hooks: LegacySessionHooks;
+  #active = 0;
+  #lastActive = Date.now();
+  #closing: Promise<void> | undefined;
+
+  private constructor(endpoint: UserEndpoint, lease: ClientLease, maxBodyBytes: number, hooks: LegacySessionHooks) {
+    this.id = randomUUID();
+    this.userId = endpoint.user.id;
+    this.#endpoint = endpoint;
+    this.#lease = lease;
+    this.#hooks = hooks;
+    this.record = newDownstreamSession(this.id, 'legacy');
+    this.#transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => this.id,
+      onsessioninitialized: () => hooks.onInitialized(this),
+      onsessionclosed: () => void this.close(),
+      maxRequestBodySize: maxBodyBytes,
+    });
+    this.#server = createAggregatedServer({ host: endpoint, era: 'legacy', session: this.record });
+    this.#server.onclose = () => void this.close();
+  }
+
+  /** Opens a session for the user of `endpoint` and serves its first request (`initialize`). */
+  static async open(endpoint: UserEndpoint, lease: ClientLease, request: Request, maxBodyBytes: number, hooks: LegacySessionHooks): Promise<Response> {
+    const session = new LegacySession(endpoint, lease, maxBodyBytes, hooks);
+    try {
+      await session.#server.connect(session.#transport);
+      endpoint.attach(session.record);
+      const response = await session.handle(request);
+      // Anything but a successful initialize leaves no session behind.
+      if (session.#transport.sessionId === undefined) await session.close();
+      return response;
+    } catch (error) {
+      await session.close();
+      throw error;
+    }
+  }
+
+  /** The server instance of this session. */
+  get server(): Server {
+    return this.#server;
+  }
+
+  /** Milliseconds since the last exchange ended; 0 while one is open (a call, the GET stream). */
+  idleMs(now: number = Date.now()): number {
+    return this.#active > 0 ? 0 : now - this.#lastActive;
+  }
+
+  /** Serves one request of this session. */
+  async handle(request: Request): Promise<Response> {
+    this.#active++;
+    let response: Response;
+    try {
+      response = await this.#transport.handleRequest(request);
+    } catch (error) {
+      this.#exchangeEnded();
+      throw error;
+    }
+    return onResponseEnd(response, () => this.#exchangeEnded());
+  }
+
+  /** Ends the session: its streams close, its subscriptions go, its lease is released. Idempotent. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      this.#hooks.onClosed(this);
+      try {
+        await this.#endpoint.detach(this.record);
+        await this.#server.close().catch(() => {});
+      } finally {
+        this.#lease.release();
+      }
+    })();
+    return this.#closing;
+  }
+
+  #exchangeEnded(): void {
+    this.#active--;
+    this.#lastActive = Date.now();
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * @module gateway/routes/api-account
+ * `GET /api/me` (who the token belongs to) and `GET /api/stats` (the user's calls, errors and
+ * latency per server and tool: `client.stats()`, the shape `switchboard stats` reads).
+ */
+
+import type { Gateway } from '../gateway.js';
+import { userOf, type GatewayApp } from '../gateway-app-types.js';
+
+/** Adds `/api/me` and `/api/stats` (behind the auth middleware). */
+export function registerAccountRoutes(app: GatewayApp, gateway: Gateway): void {
+  app.get('/api/me', (c) => {
+    const user = userOf(c);
+    return c.json({ user: { id: user.id, name: user.name, admin: user.isAdmin } });
+  });
+
+  app.get('/api/stats', async (c) => {
+    const lease = await gateway.lease(userOf(c));
+    try {
+      return c.json(lease.client.stats());
+    } finally {
+      lease.release();
+    }
+  });
+}

@@ -1,0 +1,84 @@
+/**
+ * @module gateway/routes/api-events
+ * `GET /api/events`: Server-Sent Events of the user's client — `server-state-change`,
+ * `tool-call-start`, `tool-call-end`, `tool-progress`, `server-log`, `tools-changed` — and
+ * `servers-changed` when the registry changes something the user sees. Each `data` is the event's
+ * JSON payload plus `time` (ms since epoch); a `: ping` comment every 15 s keeps proxies from
+ * closing the stream. `EventSource` cannot send headers, so this route alone also takes `?token=`.
+ * The stream holds a lease on the user's client (the dashboard watching keeps the servers up).
+ */
+
+import { streamSSE } from 'hono/streaming';
+import type { RegistryChange } from '../../registry/registry-types.js';
+import type { UserClientEvents } from '../../registry/user-client.js';
+import type { Gateway } from '../gateway.js';
+import { EVENTS_PING_INTERVAL_MS } from '../gateway-defaults.js';
+import { userOf, type GatewayApp } from '../gateway-app-types.js';
+
+/** Adds `/api/events` (behind the auth middleware, which accepts `?token=` here). */
+export function registerEventsRoute(app: GatewayApp, gateway: Gateway): void {
+  app.get('/api/events', async (c) => {
+    const user = userOf(c);
+    const lease = await gateway.lease(user);
+    const client = lease.client;
+    return streamSSE(
+      c,
+      async (stream) => {
+        let finish: () => void = () => {};
+        const finished = new Promise<void>((resolve) => (finish = resolve));
+        const send = (event: string, payload: object): void => {
+          if (stream.closed || stream.aborted) return;
+          stream.writeSSE({ event, data: JSON.stringify({ ...payload, time: Date.now() }) }).catch(() => finish());
+        };
+        const listeners: { [K in keyof UserClientEvents]?: (payload: UserClientEvents[K]) => void } = {
+          'server-state-change': ({ server, from, to, error }) => send('server-state-change', { server, from, to, ...(error === undefined ? {} : { error: error.toJSON() }) }),
+          'tool-call-start': (event) => send('tool-call-start', event),
+          'tool-call-end': (event) => send('tool-call-end', event),
+          'tool-progress': (event) => send('tool-progress', event),
+          'server-log': (event) => send('server-log', event),
+          'tools-changed': (event) => send('tools-changed', event),
+        };
+        const on = <K extends keyof UserClientEvents>(event: K): void => {
+          const listener = listeners[event];
+          if (listener !== undefined) client.on(event, listener);
+        };
+        const off = <K extends keyof UserClientEvents>(event: K): void => {
+          const listener = listeners[event];
+          if (listener !== undefined) client.off(event, listener);
+        };
+        const events = Object.keys(listeners) as Array<keyof UserClientEvents>;
+        for (const event of events) on(event);
+        const onRegistryChange = (change: RegistryChange): void => {
+          // Changes to the user's own servers, shared ones and templates, or unknown ones (another process).
+          if (change.kind === 'user' || (typeof change.userId === 'string' && change.userId !== user.id)) return;
+          send('servers-changed', { kind: change.kind, action: change.action, ...(change.name === undefined ? {} : { name: change.name }) });
+        };
+        gateway.registry.on('change', onRegistryChange);
+        const onEvicted = ({ userId }: { userId: string }): void => {
+          if (userId === user.id) finish();
+        };
+        gateway.pool.on('client-evicted', onEvicted);
+        const ping = setInterval(() => {
+          stream.write(': ping\n\n').catch(() => finish());
+        }, EVENTS_PING_INTERVAL_MS);
+        const untrack = gateway.trackStream(() => finish());
+        stream.onAbort(() => finish());
+        c.req.raw.signal.addEventListener('abort', () => finish(), { once: true });
+        try {
+          await stream.write(': connected\n\n');
+          await finished;
+        } finally {
+          clearInterval(ping);
+          untrack();
+          for (const event of events) off(event);
+          gateway.registry.off('change', onRegistryChange);
+          gateway.pool.off('client-evicted', onEvicted);
+          lease.release();
+        }
+      },
+      async (error) => {
+        gateway.logger.warn('event stream failed', { user: user.name, error: error.message });
+      },
+    );
+  });
+}

@@ -1,0 +1,61 @@
+/**
+ * @module gateway/routes/api-tools
+ * `GET /api/tools` (the user's catalog and its version) and `POST /api/tools/:name/call`
+ * (`{ "arguments": {…} }` → `{ result, durationMs }`; a result with `isError` is a 200 too; failures
+ * are error JSON: 400 bad arguments, 404 unknown tool, 429 the user's call limit, 502 the upstream
+ * failed, 504 it timed out). A call made here counts as running for shutdown, and cannot answer an
+ * upstream's elicitation or sampling request (those are declined).
+ */
+
+import { ErrorCode, SwitchboardError } from '../../errors.js';
+import type { Gateway } from '../gateway.js';
+import { jsonObjectBody, userOf, type GatewayApp } from '../gateway-app-types.js';
+import { isRecord } from '../wire-format.js';
+
+const API_DOWNSTREAM = { key: {}, era: 'api', canElicit: false, canSample: false } as const;
+
+/** Adds the `/api/tools` routes (behind the auth middleware). */
+export function registerToolRoutes(app: GatewayApp, gateway: Gateway): void {
+  app.get('/api/tools', async (c) => {
+    const lease = await gateway.lease(userOf(c));
+    try {
+      const tools = lease.client.listTools().map((tool) => ({
+        name: tool.name,
+        server: tool.server,
+        originalName: tool.originalName,
+        ...(tool.title === undefined ? {} : { title: tool.title }),
+        ...(tool.description === undefined ? {} : { description: tool.description }),
+        inputSchema: tool.inputSchema,
+        ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
+        ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
+      }));
+      return c.json({ tools, version: lease.client.catalogVersion });
+    } finally {
+      lease.release();
+    }
+  });
+
+  app.post('/api/tools/:name/call', async (c) => {
+    const user = userOf(c);
+    const name = c.req.param('name');
+    const body = await jsonObjectBody(c);
+    const args = body.arguments ?? {};
+    if (!isRecord(args)) throw new SwitchboardError(ErrorCode.InvalidArgument, '`arguments` must be a JSON object');
+    const lease = await gateway.lease(user);
+    try {
+      const tool = lease.client.getTool(name);
+      // An unknown tool is refused by the client itself (with the reason: no such tool, or its server is down).
+      const tracked = tool === undefined ? undefined : gateway.calls.begin(user.id, tool.server, API_DOWNSTREAM);
+      const started = performance.now();
+      try {
+        const signal = tracked === undefined ? c.req.raw.signal : AbortSignal.any([c.req.raw.signal, tracked.call.abort.signal]);
+        const result = await lease.client.callTool(name, args, { signal });
+        return c.json({ result, durationMs: Math.round((performance.now() - started) * 10) / 10 });
+      } finally {
+        tracked?.end();
+      }
+    } finally {
+      lease.release();
+    }
+  });
+}

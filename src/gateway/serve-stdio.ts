@@ -1,0 +1,110 @@
+/**
+ * @module gateway/serve-stdio
+ * `switchboard serve --stdio`: the same aggregated server over stdin/stdout, for clients configured
+ * with a command (Claude Desktop, IDEs). One user is served — the administrator, or `user` — with
+ * the registry's servers and the config file's. Both protocol eras are served (the SDK's
+ * `serveStdio` decides per connection). stdout carries only the protocol: logs go to the logger
+ * (stderr). The gateway stops when the client closes stdin, or on `close()`.
+ */
+
+import { randomUUID } from 'node:crypto';
+import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
+import type { Transport } from '@modelcontextprotocol/server';
+import { ErrorCode, SwitchboardError } from '../errors.js';
+import { noopLogger } from '../logger.js';
+import type { RegistryUser } from '../registry/registry-types.js';
+import { ServerRegistry } from '../registry/server-registry.js';
+import { createAggregatedServer } from './aggregated-server.js';
+import { bootstrapAdmin, type AdminBootstrapOptions } from './bootstrap-admin.js';
+import { newDownstreamSession } from './downstream-session.js';
+import { Gateway, type GatewayOptions } from './gateway.js';
+import { DEFAULT_SHUTDOWN_DEADLINE_MS } from './gateway-defaults.js';
+
+/** Options of {@link serveGatewayStdio}. */
+export interface StdioGatewayOptions extends Omit<GatewayOptions, 'registry' | 'allowedHosts' | 'allowedOrigins'> {
+  /** An open registry (the caller closes it). Without one, `db` is opened and closed with the gateway. */
+  registry?: ServerRegistry;
+  /** @default $SWITCHBOARD_DB, else ./.switchboard/switchboard.db */
+  db?: string;
+  /** The user whose servers are served. @default the first administrator */
+  user?: string;
+  /** Create the administrator (and its token file) when the registry has none. */
+  bootstrap?: AdminBootstrapOptions;
+  /** @default a stdio transport over this process's stdin/stdout */
+  transport?: Transport;
+  /** @default DEFAULT_SHUTDOWN_DEADLINE_MS */
+  shutdownDeadlineMs?: number;
+}
+
+/** A gateway serving over stdio. */
+export interface StdioGateway {
+  gateway: Gateway;
+  user: RegistryUser;
+  /** Resolves once the client has gone (stdin closed) or `close()` was called. */
+  readonly done: Promise<void>;
+  /** Graceful shutdown (idempotent). */
+  close(): Promise<void>;
+}
+
+/** Serves one user's servers over stdio. */
+export async function serveGatewayStdio(options: StdioGatewayOptions = {}): Promise<StdioGateway> {
+  const logger = options.logger ?? noopLogger;
+  const ownsRegistry = options.registry === undefined;
+  const registry = options.registry ?? (await ServerRegistry.open({ ...(options.db === undefined ? {} : { db: options.db }), logger }));
+  let gateway: Gateway | undefined;
+  try {
+    const admin = options.bootstrap === undefined ? undefined : await bootstrapAdmin(registry, options.bootstrap);
+    const user = options.user !== undefined ? await registry.users.get(options.user) : (admin?.user ?? (await registry.users.list()).find((candidate) => candidate.isAdmin));
+    if (user === undefined) throw new SwitchboardError(ErrorCode.NotFound, 'the registry has no administrator to serve', { hint: 'pass --user NAME, or create one with `switchboard users add NAME --admin`' });
+    gateway = await Gateway.create({ ...options, registry, logger });
+    const running = gateway;
+    const lease = await running.lease(user);
+    const endpoint = running.mcp.endpointOf(user);
+    endpoint.bind(lease.client);
+    let finish: () => void = () => {};
+    const done = new Promise<void>((resolve) => (finish = resolve));
+    const handle: StdioServerHandle = serveStdio(
+      (context) => {
+        const session = newDownstreamSession(randomUUID(), context.era);
+        const server = createAggregatedServer({ host: endpoint, era: context.era, session });
+        endpoint.attach(session);
+        server.onclose = () => {
+          void endpoint.detach(session);
+        };
+        return server;
+      },
+      { ...(options.transport === undefined ? {} : { transport: options.transport }), onerror: (error) => logger.debug('stdio connection error', { error: error.message }) },
+    );
+    if (options.transport === undefined) {
+      // The stdio binding: a client that closes our stdin is gone, and we should exit.
+      process.stdin.once('end', finish);
+      process.stdin.once('close', finish);
+    }
+    logger.info('serving over stdio', { user: user.name, registry: registry.label });
+    let closing: Promise<void> | undefined;
+    return {
+      gateway: running,
+      user,
+      done,
+      close: () => {
+        closing ??= (async () => {
+          finish();
+          process.stdin.off('end', finish);
+          process.stdin.off('close', finish);
+          try {
+            await running.close({ deadlineMs: options.shutdownDeadlineMs ?? DEFAULT_SHUTDOWN_DEADLINE_MS });
+          } finally {
+            lease.release();
+            await handle.close().catch(() => {});
+            if (ownsRegistry) await registry.close();
+          }
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await gateway?.close({ deadlineMs: 0 }).catch(() => {});
+    if (ownsRegistry) await registry.close().catch(() => {});
+    throw error;
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * @module gateway/serve
+ * Runs the gateway on a socket: opens the registry (unless given one), makes sure an administrator
+ * and its token exist, builds the app and listens (127.0.0.1:7410 by default). `close()` shuts down
+ * gracefully: stop accepting connections, let running calls finish within the deadline (then cancel
+ * them), end sessions and streams, close every upstream (no server process outlives it), close the
+ * registry if it was opened here.
+ *
+ * @example
+ * ```ts
+ * const running = await startGateway({ db: '.switchboard/switchboard.db', sharedConfig: config, port: 0 });
+ * console.log(running.url); // http://127.0.0.1:54321
+ * await running.close();
+ * ```
+ */
+
+import { Server as HttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
+import { ErrorCode, SwitchboardError } from '../errors.js';
+import { noopLogger } from '../logger.js';
+import { ServerRegistry } from '../registry/server-registry.js';
+import { createGatewayApp } from './app.js';
+import { bootstrapAdmin, type AdminBootstrap, type AdminBootstrapOptions } from './bootstrap-admin.js';
+import { Gateway, type GatewayOptions } from './gateway.js';
+import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SHUTDOWN_DEADLINE_MS, LOOPBACK_HOSTNAMES } from './gateway-defaults.js';
+import { hostnameOf } from './host-check.js';
+
+/** Options of {@link startGateway}. */
+export interface StartGatewayOptions extends Omit<GatewayOptions, 'registry'> {
+  /** An open registry (the caller closes it). Without one, `db` is opened and closed with the gateway. */
+  registry?: ServerRegistry;
+  /** The registry database (file path or `postgres://` URL). @default $SWITCHBOARD_DB, else ./.switchboard/switchboard.db */
+  db?: string;
+  /** @default DEFAULT_HOST */
+  host?: string;
+  /** 0 picks a free port. @default DEFAULT_PORT */
+  port?: number;
+  /** Create the administrator and its token on first start. */
+  bootstrap?: AdminBootstrapOptions;
+  /** How long a graceful shutdown waits for running calls. @default DEFAULT_SHUTDOWN_DEADLINE_MS */
+  shutdownDeadlineMs?: number;
+}
+
+/** A gateway listening on a socket. */
+export interface RunningGateway {
+  /** The base URL (`http://127.0.0.1:7410`); the MCP endpoint is `${url}/mcp`. */
+  url: string;
+  host: string;
+  port: number;
+  gateway: Gateway;
+  /** What the first-start bootstrap found or did, when asked for. */
+  admin?: AdminBootstrap;
+  /** Graceful shutdown (idempotent). */
+  close(options?: { deadlineMs?: number }): Promise<void>;
+}
+
+/** Starts the gateway and resolves once it listens. */
+export async function startGateway(options: StartGatewayOptions = {}): Promise<RunningGateway> {
+  const logger = options.logger ?? noopLogger;
+  const host = options.host ?? DEFAULT_HOST;
+  const port = options.port ?? DEFAULT_PORT;
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new SwitchboardError(ErrorCode.InvalidArgument, `the port must be a whole number from 0 to 65535, got ${String(options.port)}`);
+  const ownsRegistry = options.registry === undefined;
+  const registry = options.registry ?? (await ServerRegistry.open({ ...(options.db === undefined ? {} : { db: options.db }), logger }));
+  let gateway: Gateway | undefined;
+  try {
+    const admin = options.bootstrap === undefined ? undefined : await bootstrapAdmin(registry, options.bootstrap);
+    const allowedHosts = [...(options.allowedHosts ?? [])];
+    if (!isWildcard(host) && !LOOPBACK_HOSTNAMES.includes(hostnameOf(host))) allowedHosts.push(host);
+    gateway = await Gateway.create({ ...options, registry, allowedHosts, logger });
+    const app = createGatewayApp(gateway);
+    const server = createAdaptorServer({ fetch: app.fetch });
+    if (!(server instanceof HttpServer)) throw new SwitchboardError(ErrorCode.Internal, 'the HTTP server is not an HTTP/1 server');
+    const address = await listen(server, host, port);
+    const url = `http://${urlHost(isWildcard(host) ? '127.0.0.1' : host)}:${address.port}`;
+    if (isWildcard(host)) {
+      logger.warn('listening on every interface: clients elsewhere must use a name given with --allowed-host', { host });
+    }
+    logger.info('gateway listening', { url, registry: registry.label });
+    const running = gateway;
+    let closing: Promise<void> | undefined;
+    return {
+      url,
+      host,
+      port: address.port,
+      gateway: running,
+      ...(admin === undefined ? {} : { admin }),
+      close: (closeOptions = {}) => {
+        closing ??= (async () => {
+          logger.info('shutting down');
+          const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+          server.closeIdleConnections();
+          try {
+            await running.close({ deadlineMs: closeOptions.deadlineMs ?? options.shutdownDeadlineMs ?? DEFAULT_SHUTDOWN_DEADLINE_MS });
+          } finally {
+            server.closeAllConnections();
+            await serverClosed;
+            if (ownsRegistry) await registry.close();
+            logger.info('stopped');
+          }
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await gateway?.close({ deadlineMs: 0 }).catch(() => {});
+    if (ownsRegistry) await registry.close().catch(() => {});
+    throw error;
+  }
+}
+
+function listen(server: HttpServer<typeof IncomingMessage, typeof ServerResponse>, host: string, port: number): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException): void => {
+      server.off('listening', onListening);
+      if (error.code === 'EADDRINUSE') {
+        reject(new SwitchboardError(ErrorCode.InvalidArgument, `port ${port} on ${host} is in use`, { cause: error, hint: 'stop what uses it, or pick another port with --port' }));
+      } else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') {
+        reject(new SwitchboardError(ErrorCode.InvalidArgument, `cannot listen on ${host}: no such local address`, { cause: error, hint: 'use 127.0.0.1 (the default), or an address of this machine' }));
+      } else {
+        reject(new SwitchboardError(ErrorCode.Internal, `cannot listen on ${host}:${port}: ${error.code ?? error.message}`, { cause: error }));
+      }
+    };
+    const onListening = (): void => {
+      server.off('error', onError);
+      const address = server.address();
+      if (address === null || typeof address === 'string') reject(new SwitchboardError(ErrorCode.Internal, 'the server has no TCP address'));
+      else resolve(address);
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(port, host);
+  });
+}
+
+function isWildcard(host: string): boolean {
+  return host === '0.0.0.0' || host === '::' || host === '';
+}
+
+function urlHost(host: string): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
