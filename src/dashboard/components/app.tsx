@@ -7,7 +7,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiClient } from '../api/api-client.js';
 import { ApiError } from '../api/api-error.js';
-import { forgetToken, saveToken } from '../api/login-token.js';
+import { forgetToken, saveToken, takeLoginToken, tokenFromFragment } from '../api/login-token.js';
 import { EventHub } from '../state/event-hub.js';
 import { SessionContext, type Session } from '../state/session.js';
 import { Shell } from './shell.js';
@@ -16,7 +16,7 @@ import { SignIn } from './sign-in.js';
 /** Why a token was not accepted, in words for the sign-in page. */
 export function signInProblem(error: unknown): string {
   if (error instanceof ApiError) {
-    if (error.status === 401) return 'The gateway refused this token: it is not a token of this gateway, or it was revoked. Use the token `switchboard serve` printed, or the one in .switchboard/token.';
+    if (error.status === 401) return 'The gateway refused this token: it is not a token of this gateway, or it was revoked. Use the token that switchboard serve printed (or its login link), or the one in .switchboard/token.';
     if (error.status === 403) return `The gateway refused the request: ${error.message}`;
     return `${error.message}${error.hint === undefined ? '' : ` — ${error.hint}`}`;
   }
@@ -53,7 +53,14 @@ export function App({ initialToken }: { initialToken: string | undefined }) {
 
   useEffect(() => {
     if (initialToken !== undefined) void signIn(initialToken);
-    // Only the token found at load is tried automatically.
+    // A login link opened in a tab that already shows the dashboard changes only the fragment.
+    const onHashChange = (): void => {
+      if (tokenFromFragment(window.location.hash) === undefined) return;
+      const token = takeLoginToken();
+      if (token !== undefined) void signIn(token);
+    };
+    window.addEventListener('hashchange', onHashChange);
+    return () => window.removeEventListener('hashchange', onHashChange);
   }, []);
 
   useEffect(() => () => session?.events.close(), [session]);

@@ -24,7 +24,8 @@ export function Problem({ error, issues = [], id }: { error?: unknown; issues?: 
   const allIssues = [...(apiError?.issues ?? []), ...issues];
   return (
     <div class="problem-box" role="alert" id={id}>
-      {error === undefined ? <p>Please fix:</p> : <p>{messageOf(error)}</p>}
+      {/* A config error's message repeats its issues line by line: the list below says them once. */}
+      {error === undefined ? <p>Please fix:</p> : <p>{allIssues.length > 0 ? messageOf(error).split('\n')[0] : messageOf(error)}</p>}
       {apiError?.hint === undefined ? null : <p class="hint">{apiError.hint}</p>}
       {allIssues.length === 0 ? null : (
         <ul>

@@ -4,7 +4,7 @@
  * same numbers for people who cannot see the chart.
  */
 
-import { linePath, maxOf, niceMax, type Series } from '../model/chart-paths.js';
+import { linePath, lonePoints, maxOf, niceMax, type Series } from '../model/chart-paths.js';
 
 /** One line of a chart. */
 export interface ChartLine {
@@ -57,7 +57,12 @@ export function TimeChart({ title, lines, format, measure }: TimeChartProps) {
             now
           </text>
           {lines.map((line, index) => (
-            <path key={line.label} d={linePath(line.series, plot, max)} fill="none" stroke={PALETTE[index % PALETTE.length]} stroke-width="2" stroke-linejoin="round" stroke-linecap="round" />
+            <g key={line.label} stroke={PALETTE[index % PALETTE.length]} fill={PALETTE[index % PALETTE.length]}>
+              <path d={linePath(line.series, plot, max)} fill="none" stroke-width="2" stroke-linejoin="round" stroke-linecap="round" />
+              {lonePoints(line.series, plot, max).map((point) => (
+                <circle key={point.index} cx={point.x} cy={point.y} r="3" stroke="none" />
+              ))}
+            </g>
           ))}
         </g>
       </svg>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { barRects, linePath, maxOf, niceMax, seriesOf, sumSeries } from './chart-paths.js';
+import { barRects, linePath, lonePoints, maxOf, niceMax, seriesOf, sumSeries } from './chart-paths.js';
 
 const NOW = 1_000_000_005_000; // 5 s into a bucket
 const LAST = 1_000_000_000_000;
@@ -23,8 +23,10 @@ describe('seriesOf', () => {
 describe('geometry', () => {
   const series = { start: 0, bucketMs: 10_000, values: [1, 2, null, 4, null] };
 
-  it('draws a line through each bucket middle, breaking at gaps; lone points become ticks', () => {
-    expect(linePath(series, { width: 100, height: 40 }, 4)).toBe('M10 30L30 20M65 0H75');
+  it('draws a line through each bucket middle, breaking at gaps; lone points become dots', () => {
+    expect(linePath(series, { width: 100, height: 40 }, 4)).toBe('M10 30L30 20');
+    expect(lonePoints(series, { width: 100, height: 40 }, 4)).toEqual([{ x: 70, y: 0, index: 3 }]);
+    expect(lonePoints({ ...series, values: [5] }, { width: 10, height: 10 }, 10)).toEqual([{ x: 5, y: 5, index: 0 }]);
     expect(linePath({ ...series, values: [] }, { width: 100, height: 40 }, 4)).toBe('');
   });
 

@@ -90,14 +90,10 @@ export function maxOf(all: readonly Series[]): number {
 const round = (value: number): string => String(Math.round(value * 10) / 10);
 
 /**
- * An SVG path through the values, each at the middle of its bucket; a null starts a new segment, and
- * a lone point becomes a short tick so it stays visible.
+ * An SVG path through the values, each at the middle of its bucket; a null starts a new segment.
+ * Values with no neighbour draw nothing here: {@link lonePoints} marks them.
  */
 export function linePath(series: Series, box: Box, max: number): string {
-  const count = series.values.length;
-  if (count === 0) return '';
-  const step = box.width / count;
-  const scale = max > 0 ? box.height / max : 0;
   const commands: string[] = [];
   let open = false;
   series.values.forEach((value, index) => {
@@ -105,17 +101,32 @@ export function linePath(series: Series, box: Box, max: number): string {
       open = false;
       return;
     }
-    const x = step * index + step / 2;
-    const y = box.height - Math.min(value, max) * scale;
     const next = series.values[index + 1];
-    if (!open && (next === null || next === undefined)) {
-      commands.push(`M${round(x - step / 4)} ${round(y)}H${round(x + step / 4)}`);
-      return;
-    }
+    if (!open && (next === null || next === undefined)) return;
+    const { x, y } = pointAt(series, index, value, box, max);
     commands.push(`${open ? 'L' : 'M'}${round(x)} ${round(y)}`);
     open = true;
   });
   return commands.join('');
+}
+
+/** The values with no neighbour on either side (a line cannot show them: they get a dot). */
+export function lonePoints(series: Series, box: Box, max: number): Array<{ x: number; y: number; index: number }> {
+  const points: Array<{ x: number; y: number; index: number }> = [];
+  series.values.forEach((value, index) => {
+    const before = series.values[index - 1];
+    const after = series.values[index + 1];
+    if (value === null || (before !== null && before !== undefined) || (after !== null && after !== undefined)) return;
+    const { x, y } = pointAt(series, index, value, box, max);
+    points.push({ x: Math.round(x * 10) / 10, y: Math.round(y * 10) / 10, index });
+  });
+  return points;
+}
+
+function pointAt(series: Series, index: number, value: number, box: Box, max: number): { x: number; y: number } {
+  const step = box.width / series.values.length;
+  const scale = max > 0 ? box.height / max : 0;
+  return { x: step * index + step / 2, y: box.height - Math.min(value, max) * scale };
 }
 
 /** A bar per bucket with a value above zero. */
