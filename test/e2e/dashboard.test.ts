@@ -167,6 +167,7 @@ describe.skipIf(skip)(`dashboard in Chromium${skip ? ` (skipped: ${missing})` : 
       await page.getByRole('link', { name: /^mixed\b/ }).click();
       await page.getByRole('button', { name: 'Run mixed' }).click();
       await page.locator('.result img').waitFor();
+      await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({ path: join(SHOTS, 'readme.png') });
       copyFileSync(join(SHOTS, 'readme.png'), join(ROOT, 'docs/dashboard.png'));
     }
