@@ -150,7 +150,7 @@ describe.skipIf(skip)(`dashboard in Chromium${skip ? ` (skipped: ${missing})` : 
     await card.getByText('ready', { exact: true }).waitFor();
     await shot('servers-added');
 
-    await card.getByRole('link', { name: /\d+/ }).click();
+    await card.getByRole('link', { name: /tools of extra$/ }).click();
     await page.getByRole('link', { name: /^alpha_tool\b/ }).waitFor();
     expect(await page.getByLabel('Server', { exact: true }).inputValue()).toBe('extra');
     await shot('tools-of-added-server');

@@ -41,7 +41,7 @@ export function ServerCard({ server, now, busy, onEdit, onToggle, onRemove }: Se
         <div><dt>Protocol</dt><dd>{server.protocolVersion ?? '–'}</dd></div>
         <div><dt>Uptime</dt><dd>{ready && server.readyAt !== undefined ? formatUptime(server.readyAt, now) : '–'}</dd></div>
         <div><dt>Restarts</dt><dd>{server.restarts}</dd></div>
-        <div><dt>Tools</dt><dd><a href={hrefOf('tools', { server: server.name })}>{server.toolCount}</a></dd></div>
+        <div><dt>Tools</dt><dd><a href={hrefOf('tools', { server: server.name })} aria-label={`${server.toolCount} tools of ${server.name}`}>{server.toolCount}</a></dd></div>
         <div><dt>Calls</dt><dd>{server.stats.calls}</dd></div>
         <div><dt>p50</dt><dd>{server.stats.calls === 0 ? '–' : formatDuration(server.stats.latency.p50)}</dd></div>
         <div><dt>p95</dt><dd>{server.stats.calls === 0 ? '–' : formatDuration(server.stats.latency.p95)}</dd></div>

@@ -19,6 +19,8 @@ export interface ActivityItem {
   time: number;
   event: EventName;
   category: ActivityCategory;
+  /** The call this line belongs to (calls and their progress). */
+  callId?: number;
   server?: string;
   tool?: string;
   /** `ok`, `error` (isError or failure), or a state/log level for colouring. */
@@ -44,7 +46,8 @@ export function activityOf(event: EventName, payload: unknown, id: number, recei
   if (!isRecord(payload)) return undefined;
   const time = typeof payload.time === 'number' ? payload.time : receivedAt;
   const server = text(payload.server);
-  const base = { id, time, event, category: CATEGORY[event], ...(server ? { server } : {}) };
+  const callId = typeof payload.callId === 'number' ? payload.callId : undefined;
+  const base = { id, time, event, category: CATEGORY[event], ...(callId !== undefined ? { callId } : {}), ...(server ? { server } : {}) };
   switch (event) {
     case 'tool-call-end': {
       const ok = payload.ok === true;
@@ -111,4 +114,19 @@ export function matchesFilter(item: ActivityItem, filter: ActivityFilter): boole
   const needle = filter.text.trim().toLowerCase();
   if (needle === '') return true;
   return [item.summary, item.server ?? '', item.tool ?? '', item.event].some((field) => field.toLowerCase().includes(needle));
+}
+
+/**
+ * Adds an item to the kept lines. A call's end replaces the lines of its start and progress, so a
+ * finished call is one line (with its outcome and duration), not three.
+ */
+export function appendActivity(items: ActivityItem[], item: ActivityItem, limit: number): void {
+  if (item.event === 'tool-call-end' && item.callId !== undefined) {
+    for (let index = items.length - 1; index >= 0; index--) {
+      const earlier = items[index];
+      if (earlier !== undefined && earlier.callId === item.callId && earlier.server === item.server && earlier.event !== 'tool-call-end') items.splice(index, 1);
+    }
+  }
+  items.push(item);
+  if (items.length > limit) items.splice(0, items.length - limit);
 }

@@ -4,7 +4,7 @@
  * (so nothing is lost while another page is open) and tells the pages when to reload their data.
  */
 
-import { activityOf, EVENT_NAMES, type ActivityItem, type EventName } from '../model/activity.js';
+import { activityOf, appendActivity, EVENT_NAMES, type ActivityItem, type EventName } from '../model/activity.js';
 
 /** Events kept for the Activity page. @default 1000 */
 export const ACTIVITY_BUFFER_SIZE = 1000;
@@ -93,8 +93,7 @@ export class EventHub {
     }
     const item = activityOf(name, payload, this.#nextId++, Date.now());
     if (item !== undefined) {
-      this.#items.push(item);
-      if (this.#items.length > ACTIVITY_BUFFER_SIZE) this.#items.splice(0, this.#items.length - ACTIVITY_BUFFER_SIZE);
+      appendActivity(this.#items, item, ACTIVITY_BUFFER_SIZE);
       for (const listener of this.#itemListeners) listener();
     }
     for (const listener of this.#changeListeners.get(name) ?? []) listener();
