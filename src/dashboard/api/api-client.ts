@@ -21,11 +21,16 @@ export interface ServerChange {
 export class ApiClient {
   readonly #base: URL;
   readonly #token: string;
+  readonly #onUnauthorized: (() => void) | undefined;
 
-  /** `base` is the dashboard's own URL: `/api` is resolved against its origin and path. */
-  constructor(base: string, token: string) {
+  /**
+   * `base` is the dashboard's own URL: `/api` is resolved against its origin and path.
+   * `onUnauthorized` is called when the gateway stops accepting the token (revoked, expired).
+   */
+  constructor(base: string, token: string, onUnauthorized?: () => void) {
     this.#base = new URL('./', base);
     this.#token = token;
+    this.#onUnauthorized = onUnauthorized;
   }
 
   /** The URL of the event stream; `EventSource` cannot send headers, so the token rides in the query. */
@@ -98,6 +103,7 @@ export class ApiClient {
     } catch {
       parsed = undefined;
     }
+    if (response.status === 401) this.#onUnauthorized?.();
     if (!response.ok) throw new ApiError(response.status, parseErrorBody(response.status, parsed));
     // The gateway is ours and answers the documented shapes; the pages read them defensively anyway.
     return parsed as T;

@@ -31,10 +31,19 @@ export function App({ initialToken }: { initialToken: string | undefined }) {
   const signIn = async (token: string): Promise<void> => {
     setPending(true);
     setProblem(undefined);
-    const api = new ApiClient(window.location.href, token);
+    let signedIn = false;
+    const api = new ApiClient(window.location.href, token, () => {
+      // The token was accepted before: it has been revoked or has expired since.
+      if (!signedIn) return;
+      signedIn = false;
+      forgetToken();
+      setSession(undefined);
+      setProblem('The gateway no longer accepts your token (it was revoked or has expired). Sign in again.');
+    });
     try {
       const { user } = await api.me();
       saveToken(token);
+      signedIn = true;
       setSession({ api, user, events: new EventHub(api.eventsUrl()) });
     } catch (error) {
       forgetToken();

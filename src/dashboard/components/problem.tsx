@@ -40,3 +40,13 @@ export function Problem({ error, issues = [], id }: { error?: unknown; issues?: 
     </div>
   );
 }
+
+/** Says that the data shown is the last known one, when reloading it failed. */
+export function StaleNotice({ error, shown }: { error: unknown; shown: boolean }) {
+  if (error === undefined || !shown) return null;
+  return (
+    <p class="note" role="status">
+      Showing the last known data: {messageOf(error)}
+    </p>
+  );
+}

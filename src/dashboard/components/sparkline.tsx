@@ -1,20 +1,22 @@
 /**
  * @module dashboard/components/sparkline
- * A small chart of a server's last minutes: calls per 10-second bucket, the failed part in red, with
+ * A small chart of a server's last 5 minutes: calls per 10-second bucket, the failed part in red, with
  * its numbers in words for screen readers.
  */
 
-import { barRects, maxOf, niceMax, seriesOf, WINDOW_BUCKETS, type TimelineBucket } from '../model/chart-paths.js';
+import { barRects, maxOf, niceMax, seriesOf, type TimelineBucket } from '../model/chart-paths.js';
 
-const BOX = { width: 180, height: 36 };
+const BOX = { width: 240, height: 36 };
+/** Buckets shown: the last 5 minutes (the timeline keeps 10; the Metrics page shows them all). */
+const BUCKETS = 30;
 
 export function Sparkline({ timeline, now, label }: { timeline: readonly TimelineBucket[]; now: number; label: string }) {
-  const calls = seriesOf(timeline, 'calls', now);
-  const errors = seriesOf(timeline, 'errors', now);
+  const calls = seriesOf(timeline, 'calls', now, BUCKETS);
+  const errors = seriesOf(timeline, 'errors', now, BUCKETS);
   const max = niceMax(maxOf([calls]));
   const totalCalls = calls.values.reduce<number>((sum, value) => sum + (value ?? 0), 0);
   const totalErrors = errors.values.reduce<number>((sum, value) => sum + (value ?? 0), 0);
-  const minutes = Math.round((WINDOW_BUCKETS * calls.bucketMs) / 60_000);
+  const minutes = Math.round((BUCKETS * calls.bucketMs) / 60_000);
   const description = `${label}: ${totalCalls} call${totalCalls === 1 ? '' : 's'}, ${totalErrors} failed, in the last ${minutes} minutes`;
   return (
     <figure class="sparkline">

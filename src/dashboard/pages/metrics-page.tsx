@@ -6,7 +6,7 @@
 
 import { useState } from 'preact/hooks';
 import type { CallStats } from '../api/api-types.js';
-import { Problem } from '../components/problem.js';
+import { Problem, StaleNotice } from '../components/problem.js';
 import { TimeChart, type ChartLine } from '../components/time-chart.js';
 import { seriesOf, type Measure } from '../model/chart-paths.js';
 import { formatDuration, formatPercent } from '../model/format.js';
@@ -76,6 +76,7 @@ export function MetricsPage() {
   return (
     <>
       <Problem error={stats.data === undefined ? stats.error : undefined} />
+      <StaleNotice error={stats.error} shown={stats.data !== undefined} />
       {stats.data === undefined && stats.loading ? <p class="muted">Loading metrics…</p> : null}
       <section aria-labelledby="metrics-servers">
         <h2 id="metrics-servers">By server</h2>

@@ -6,7 +6,7 @@
 
 import { useState } from 'preact/hooks';
 import type { ServerView } from '../api/api-types.js';
-import { messageOf, Problem } from '../components/problem.js';
+import { messageOf, Problem, StaleNotice } from '../components/problem.js';
 import { ServerCard } from '../components/server-card.js';
 import { ServerForm } from '../components/server-form.js';
 import { useSession } from '../state/session.js';
@@ -57,6 +57,7 @@ export function ServersPage() {
         {notice}
       </p>
       <Problem error={failure ?? (servers.data === undefined ? servers.error : undefined)} />
+      <StaleNotice error={servers.error} shown={servers.data !== undefined} />
       {servers.data !== undefined && list.length === 0 ? <p class="empty">No servers yet. Add one, or start the gateway with a config file.</p> : null}
       <div class="card-grid">
         {list.map((server) => (

@@ -5,7 +5,7 @@
  */
 
 import { useMemo } from 'preact/hooks';
-import { Problem } from '../components/problem.js';
+import { Problem, StaleNotice } from '../components/problem.js';
 import { ToolDetail } from '../components/tool-detail.js';
 import { useSession } from '../state/session.js';
 import { useLoader } from '../state/use-loader.js';
@@ -52,6 +52,7 @@ export function ToolsPage({ params }: { params: URLSearchParams }) {
           {tools.data === undefined ? (tools.loading ? 'Loading tools…' : '') : `${shown.length} of ${all.length} tools`}
         </p>
         <Problem error={tools.data === undefined ? tools.error : undefined} />
+        <StaleNotice error={tools.error} shown={tools.data !== undefined} />
         <ul class="tools">
           {shown.map((tool) => (
             <li key={tool.name}>
