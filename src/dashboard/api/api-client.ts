@@ -95,6 +95,7 @@ export class ApiClient {
         ...(timedOut || cancelled ? {} : { hint: 'is `switchboard serve` still running?' }),
       });
     }
+    // 204 answers only DELETE, whose typed wrapper returns void.
     if (response.status === 204) return undefined as T;
     const text = await response.text();
     let parsed: unknown;

@@ -25,6 +25,10 @@ const KINDS: Array<{ kind: DraftKind; label: string }> = [
   { kind: 'json', label: 'JSON entry' },
 ];
 
+function transportOf(value: string): EntryDraft['transport'] {
+  return value === 'http' || value === 'sse' ? value : 'auto';
+}
+
 export function ServerForm({ server, onDone }: ServerFormProps) {
   const { api, user } = useSession();
   const dialog = useRef<HTMLDialogElement>(null);
@@ -101,7 +105,7 @@ export function ServerForm({ server, onDone }: ServerFormProps) {
             {field('server-url', 'URL', draft.url, (url) => change({ url }), { required: true, placeholder: 'https://example.com/mcp' })}
             <div class="field">
               <label for="server-transport">Transport</label>
-              <select id="server-transport" value={draft.transport} onChange={(event) => change({ transport: event.currentTarget.value as EntryDraft['transport'] })}>
+              <select id="server-transport" value={draft.transport} onChange={(event) => change({ transport: transportOf(event.currentTarget.value) })}>
                 <option value="auto">Automatic (Streamable HTTP, falling back to SSE)</option>
                 <option value="http">Streamable HTTP</option>
                 <option value="sse">SSE (legacy)</option>

@@ -9,7 +9,7 @@ import { MetricsPage } from '../pages/metrics-page.js';
 import { ServersPage } from '../pages/servers-page.js';
 import { ToolsPage } from '../pages/tools-page.js';
 import { useSession } from '../state/session.js';
-import { hrefOf, useRoute, type PageName } from '../state/use-route.js';
+import { hrefOf, PAGES, useRoute, type PageName } from '../state/use-route.js';
 
 const TITLES: Record<PageName, string> = { servers: 'Servers', tools: 'Tools', activity: 'Activity', metrics: 'Metrics' };
 
@@ -38,7 +38,7 @@ export function Shell({ onSignOut }: { onSignOut: () => void }) {
         <span class="brand">Switchboard</span>
         <nav aria-label="Pages">
           <ul>
-            {(Object.keys(TITLES) as PageName[]).map((page) => (
+            {PAGES.map((page) => (
               <li key={page}>
                 <a href={hrefOf(page)} aria-current={route.page === page ? 'page' : undefined}>
                   {TITLES[page]}

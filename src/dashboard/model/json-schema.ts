@@ -75,7 +75,10 @@ export function typeLabel(schema: JsonSchema, root: JsonSchema): string {
 /** The constraints of a schema, in words: `≥ 0`, `at most 10 characters`, `matches ^a+$`. */
 export function constraintsOf(schema: JsonSchema): string[] {
   const words: string[] = [];
-  const number = (key: string): number | undefined => (typeof schema[key] === 'number' ? (schema[key] as number) : undefined);
+  const number = (key: string): number | undefined => {
+    const value = schema[key];
+    return typeof value === 'number' ? value : undefined;
+  };
   const minimum = number('minimum');
   const maximum = number('maximum');
   const exclusiveMinimum = number('exclusiveMinimum');
