@@ -4,7 +4,8 @@
  * one-time login link signs in and leaves the address bar; the demo server is ready; a tool that
  * returns an image shows a loaded <img>; that call appears in Activity; Metrics counts it; an admin
  * adds a stdio server (a validation message first), sees its tools, and removes it; a foreign token is
- * refused and the sign-in page says so. Every page is screenshotted to test-results/dashboard/; any
+ * refused and the sign-in page says so; a tenant sees the shared server read-only and is told the
+ * policy refuses a local command. Every page is screenshotted to test-results/dashboard/; any
  * console error or page error fails the test (the few a step expects, such as the 401 of a refused
  * token, are listed by that step).
  *
@@ -18,6 +19,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { chromiumMissing, launchChromium } from '../helpers/chromium.js';
 import { KITCHEN_SINK, ROOT } from '../helpers/fixtures.js';
 import { newToken, startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.js';
+import { runCli } from '../helpers/run-cli.js';
 
 const SHOTS = join(ROOT, 'test-results/dashboard');
 const missing = chromiumMissing();
@@ -36,6 +38,7 @@ describe.skipIf(skip)(`dashboard in Chromium${skip ? ` (skipped: ${missing})` : 
   const shot = async (name: string): Promise<void> => {
     await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
   };
+  const db = (): string => join(dir, 'registry.db');
   const nav = (name: string) => page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name });
 
   beforeAll(async () => {
@@ -43,7 +46,7 @@ describe.skipIf(skip)(`dashboard in Chromium${skip ? ` (skipped: ${missing})` : 
     dir = mkdtempSync(join(tmpdir(), 'switchboard-dashboard-'));
     const config = join(dir, 'switchboard.json');
     writeFileSync(config, JSON.stringify({ mcpServers: { demo: { command: process.execPath, args: [KITCHEN_SINK, '--name', 'demo'] } } }));
-    const [started, launched] = await Promise.all([startGatewayProcess({ config, db: join(dir, 'registry.db'), cwd: dir }), launchChromium()]);
+    const [started, launched] = await Promise.all([startGatewayProcess({ config, db: db(), cwd: dir }), launchChromium()]);
     gateway = started;
     browser = launched;
     // Fail a step within seconds, not at the test's deadline, and say which element was missing.
@@ -171,5 +174,34 @@ describe.skipIf(skip)(`dashboard in Chromium${skip ? ` (skipped: ${missing})` : 
       await page.screenshot({ path: join(SHOTS, 'readme.png') });
       copyFileSync(join(SHOTS, 'readme.png'), join(ROOT, 'docs/dashboard.png'));
     }
+  });
+  test('a tenant sees shared servers read-only, and the policy’s refusal of a local command', async () => {
+    // A second user, made with the CLI on the same registry while the gateway runs.
+    const cli = (...args: string[]) => runCli([...args, '--db', db()], { cwd: dir, env: { HOME: dir } });
+    expect((await cli('users', 'add', 'bob')).code).toBe(0);
+    const created = await cli('token', 'create', '--user', 'bob', '--json');
+    expect(created.code, created.stderr).toBe(0);
+    const { token } = JSON.parse(created.stdout) as { token: string };
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Gateway token').fill(token);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const demo = page.locator('article[data-server="demo"]');
+    await demo.getByText('ready', { exact: true }).waitFor();
+    expect(await page.locator('.top-bar .user').textContent()).toBe('bob');
+    expect(await demo.getByRole('button').count()).toBe(0);
+
+    expected = ['403'];
+    await page.getByRole('button', { name: 'Add server' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add a server' });
+    await dialog.getByLabel(/^Name/).fill('mine');
+    await dialog.getByLabel('Local command').check();
+    await dialog.getByLabel(/^Command/).fill(process.execPath);
+    await dialog.getByRole('button', { name: 'Add server' }).click();
+    await expect.poll(() => dialog.getByRole('alert').textContent()).toContain('stdio');
+    await dialog.getByText('The gateway’s policy refused this server').waitFor();
+    await shot('tenant-policy-refusal');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
   });
 });

@@ -44,6 +44,11 @@ export function ServerForm({ server, onDone }: ServerFormProps) {
     if (element !== null && !element.open) element.showModal();
   }, []);
 
+  // The problems sit at the end of a long form: bring them into view when they change.
+  useEffect(() => {
+    if (failure !== undefined || issues.length > 0) document.getElementById('server-form-problem')?.scrollIntoView({ block: 'nearest' });
+  }, [failure, issues]);
+
   const change = (patch: Partial<EntryDraft>): void => setDraft({ ...draft, ...patch });
   const switchKind = (kind: DraftKind): void => {
     if (kind === 'json') {
