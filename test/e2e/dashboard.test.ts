@@ -22,6 +22,7 @@ import { newToken, startGatewayProcess, type GatewayProcess } from '../helpers/g
 import { runCli } from '../helpers/run-cli.js';
 
 const SHOTS = join(ROOT, 'test-results/dashboard');
+// Code that runs in the page is passed as strings: this file is type-checked without the DOM library.
 const missing = chromiumMissing();
 // On CI the browser must be there (.ci/run installs it): a missing one fails instead of skipping.
 const skip = missing !== undefined && process.env.CI !== 'true';
@@ -84,7 +85,7 @@ describe.skipIf(skip)(`dashboard in Chromium${skip ? ` (skipped: ${missing})` : 
     await page.getByLabel('Gateway token').fill(newToken('foreign'));
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('The gateway refused this token');
-    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(await page.evaluate('sessionStorage.length')).toBe(0);
     await shot('sign-in-refused');
   });
 
@@ -93,7 +94,7 @@ describe.skipIf(skip)(`dashboard in Chromium${skip ? ` (skipped: ${missing})` : 
     const demo = page.locator('article[data-server="demo"]');
     await demo.getByText('ready', { exact: true }).waitFor();
     expect(page.url()).toBe(`${gateway.url}/#/servers`);
-    expect(await page.evaluate(() => sessionStorage.getItem('switchboard.token'))).toBe(gateway.token);
+    expect(await page.evaluate("sessionStorage.getItem('switchboard.token')")).toBe(gateway.token);
     await expect.poll(() => demo.locator('dd').allTextContents()).toContain('stdio');
     await expect.poll(() => page.getByText('Live', { exact: true }).isVisible()).toBe(true);
     await shot('servers');
@@ -106,7 +107,7 @@ describe.skipIf(skip)(`dashboard in Chromium${skip ? ` (skipped: ${missing})` : 
     await page.getByRole('button', { name: 'Run image' }).click();
     const image = page.locator('.result img');
     await image.waitFor();
-    await expect.poll(() => image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth)).toBeGreaterThan(0);
+    await expect.poll(() => page.evaluate("document.querySelector('.result img').complete ? document.querySelector('.result img').naturalWidth : 0")).toBeGreaterThan(0);
     expect(await page.locator('#result-title').textContent()).toMatch(/Result in \d/);
     await shot('tools');
   });
@@ -170,7 +171,7 @@ describe.skipIf(skip)(`dashboard in Chromium${skip ? ` (skipped: ${missing})` : 
       await page.getByRole('link', { name: /^mixed\b/ }).click();
       await page.getByRole('button', { name: 'Run mixed' }).click();
       await page.locator('.result img').waitFor();
-      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.evaluate('window.scrollTo(0, 0)');
       await page.screenshot({ path: join(SHOTS, 'readme.png') });
       copyFileSync(join(SHOTS, 'readme.png'), join(ROOT, 'docs/dashboard.png'));
     }
