@@ -31,11 +31,11 @@ function freePort() {
   });
 }
 
-async function connectHttp(url, deadline) {
+async function connectHttp(url, deadline, headers) {
   for (;;) {
     const client = new Client({ name: 'bench', version: '1.0.0' });
     try {
-      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      await client.connect(new StreamableHTTPClientTransport(new URL(url), headers === undefined ? undefined : { requestInit: { headers } }));
       return client;
     } catch (error) {
       await client.close().catch(() => {});
@@ -107,22 +107,24 @@ async function main() {
   if (why !== undefined) return { ...result, skipped: why };
   let child;
   let client;
+  let started;
   try {
     if (name === 'direct') {
       client = new Client({ name: 'bench', version: '1.0.0' });
       await client.connect(new StdioClientTransport({ command: process.execPath, args: [serverScript], env: serverEnv() }));
     } else {
       const port = await freePort();
-      const started = gateway.start({ command: process.execPath, args: [serverScript], port, env: serverEnv() });
+      started = gateway.start({ command: process.execPath, args: [serverScript], port, env: serverEnv() });
       child = started.process;
       child?.stderr?.on('data', (chunk) => process.stderr.write(chunk));
-      client = await connectHttp(started.url, Date.now() + READY_TIMEOUT_MS);
+      client = await connectHttp(started.url, Date.now() + READY_TIMEOUT_MS, started.headers);
     }
     await measure(client, result);
     return result;
   } finally {
     await client?.close().catch(() => {});
     await killGroup(child);
+    started?.cleanup?.();
   }
 }
 

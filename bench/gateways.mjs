@@ -5,11 +5,15 @@
  * client over stdio.
  *
  * A gateway is `{ label, packages, available(): string | undefined (why not), start({ command, args,
- * port, env }): { url, process } }`. The process is spawned in its own group and killed as a group.
+ * port, env }): { url, process, headers?, cleanup? } }`. The process is spawned in its own group and
+ * killed as a group; `headers` go on every request (a token); `cleanup()` runs after the kill.
  */
 
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -29,11 +33,25 @@ const gateways = {
     packages: 'mcp-switchboard (dist/gateway)',
     available: () => (existsSync(`${root}dist/gateway/index.js`) ? undefined : 'dist/gateway is absent (the gateway, issue 6, is not built on this branch)'),
     /**
-     * Not wired yet: the gateway's start-up contract lands with issue 6. Start it here fronting
-     * `command args` as one stdio server and return the URL of its `/mcp` endpoint.
+     * `switchboard serve` with a fresh SQLite registry, the echo server as the one server of its config,
+     * and a token set through SWITCHBOARD_TOKEN (every request is authenticated, as in production).
+     * `--quiet` drops the per-request log line, as the other gateways run without logs.
      */
-    start() {
-      throw new Error('the switchboard gateway row is not wired up yet: implement gateways.switchboard.start() in bench/gateways.mjs');
+    start({ command, args, port, env }) {
+      const dir = mkdtempSync(join(tmpdir(), 'sb-bench-gateway-'));
+      const config = join(dir, 'switchboard.json');
+      writeFileSync(config, JSON.stringify({ mcpServers: { echo: { command, args, env } } }));
+      const token = randomBytes(32).toString('hex');
+      const child = spawnGroup(
+        [`${root}bin/switchboard.js`, 'serve', '--config', config, '--db', join(dir, 'switchboard.db'), '--port', String(port), '--quiet'],
+        { ...env, SWITCHBOARD_TOKEN: token },
+      );
+      return {
+        url: `http://127.0.0.1:${port}/mcp`,
+        process: child,
+        headers: { authorization: `Bearer ${token}` },
+        cleanup: () => rmSync(dir, { recursive: true, force: true }),
+      };
     },
   },
   supergateway: {

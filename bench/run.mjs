@@ -3,7 +3,7 @@
  * `npm run bench`: every client side by side with the raw pipe, interleaved, repeated.
  *
  *   node bench/run.mjs [--quick] [--reps N] [--clients raw,sdk,...] [--groups calls,connect20,list1000]
- *                      [--no-gateway] [--update-docs]
+ *                      [--no-gateway | --gateway-only] [--update-docs]
  *
  * Each (client, group) runs in a fresh `node --expose-gc bench/worker.mjs` process. For each
  * repetition and group every client runs once, in an order rotated per repetition (A B C / B C A / …).
@@ -26,7 +26,7 @@ const resultsDir = `${benchDir}results`;
 const WORKER_TIMEOUT_MS = 180_000;
 
 function parseArgs(argv) {
-  const options = { quick: false, reps: undefined, clients: CLIENT_NAMES, groups: ['calls', 'connect20', 'list1000'], gateway: true, updateDocs: false };
+  const options = { quick: false, reps: undefined, clients: CLIENT_NAMES, groups: ['calls', 'connect20', 'list1000'], gateway: true, gatewayOnly: false, updateDocs: false };
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index];
     if (arg === '--quick') options.quick = true;
@@ -34,13 +34,19 @@ function parseArgs(argv) {
     else if (arg === '--clients') options.clients = argv[++index].split(',');
     else if (arg === '--groups') options.groups = argv[++index].split(',');
     else if (arg === '--no-gateway') options.gateway = false;
+    else if (arg === '--gateway-only') options.gatewayOnly = true;
     else if (arg === '--update-docs') options.updateDocs = true;
     else {
-      console.error(`unknown option ${arg}\nusage: node bench/run.mjs [--quick] [--reps N] [--clients a,b] [--groups calls,connect20,list1000] [--no-gateway] [--update-docs]`);
+      console.error(`unknown option ${arg}\nusage: node bench/run.mjs [--quick] [--reps N] [--clients a,b] [--groups calls,connect20,list1000] [--no-gateway | --gateway-only] [--update-docs]`);
       process.exit(2);
     }
   }
   options.reps ??= options.quick ? 1 : 3;
+  // Only the gateway rows (and the raw client's `calls` row the report is anchored to).
+  if (options.gatewayOnly) {
+    options.clients = ['raw'];
+    options.groups = ['calls'];
+  }
   if (!options.clients.includes('raw')) options.clients = ['raw', ...options.clients];
   for (const name of options.clients) if (!CLIENT_NAMES.includes(name)) throw new Error(`unknown client ${name}; known: ${CLIENT_NAMES.join(', ')}`);
   return options;

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm start`: builds when dist/ is missing or older than src/, prepares .switchboard/, then runs the
-// main job on the demo config.
-import { spawnSync } from 'node:child_process';
+// main job: the gateway (`switchboard serve`) on the demo config (switchboard.yaml) with the embedded
+// SQLite registry. Arguments after `npm start --` replace the default command.
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -27,10 +28,19 @@ if (needsBuild) {
   const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
-mkdirSync(join(root, '.switchboard'), { recursive: true });
+mkdirSync(join(root, '.switchboard'), { recursive: true, mode: 0o700 });
 const args = process.argv.slice(2);
-const run = spawnSync(process.execPath, [join(root, 'bin/switchboard.js'), ...(args.length > 0 ? args : ['tools', '--config', join(root, 'switchboard.yaml')])], {
+const child = spawn(process.execPath, [join(root, 'bin/switchboard.js'), ...(args.length > 0 ? args : ['serve', '--config', join(root, 'switchboard.yaml')])], {
   cwd: root,
   stdio: 'inherit',
+  // Its own process group: a terminal's Ctrl-C reaches only us, and we pass it on exactly once (a
+  // second signal makes the gateway stop at once instead of letting running calls finish).
+  detached: true,
 });
-process.exit(run.status ?? 1);
+// The gateway shuts down gracefully on these: pass them on, and exit with its code once it has.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    if (child.exitCode === null) child.kill(signal);
+  });
+}
+child.on('exit', (code, signal) => process.exit(code ?? (signal === null ? 1 : 128)));

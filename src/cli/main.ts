@@ -33,6 +33,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   };
   const servers = (flags: GlobalFlags): string[] => (flags.server === undefined ? [] : ([] as string[]).concat(flags.server).map(String));
   let pending: Promise<void> | undefined;
+  // `serve` stops gracefully on SIGINT/SIGTERM and exits 0; other commands report an interrupt (130).
+  let stopsOnSignal = false;
 
   cli
     .option('--config <file>', 'Config file (default: $SWITCHBOARD_CONFIG, switchboard.yaml, switchboard.json, .mcp.json, mcp.json)')
@@ -103,6 +105,44 @@ export async function runCli(argv: readonly string[]): Promise<number> {
           ...(flags.url === undefined ? {} : { url: String(flags.url) }),
           ...(flags.token === undefined ? {} : { token: String(flags.token) }),
           logger: setup(flags),
+        }),
+      );
+    });
+
+  cli
+    .command('serve', 'Run the gateway: every server behind one secure MCP endpoint (/mcp), per user, with a REST API, metrics and a dashboard')
+    .option('--db <target>', 'Registry database: a file path or postgres:// URL (default: $SWITCHBOARD_DB, ./.switchboard/switchboard.db)')
+    .option('--host <address>', 'Address to listen on (default 127.0.0.1: this machine only)')
+    .option('--port <port>', 'Port to listen on (default 7410; 0 picks a free one)')
+    .option('--stdio', 'Serve over stdin/stdout instead (for clients that start a command); logs go to stderr')
+    .option('--user <name>', 'With --stdio: whose servers to serve (default: the administrator)')
+    .option('--allowed-host <name>', 'Also answer to this Host name (repeatable; loopback names always)')
+    .option('--allowed-origin <origin>', 'Also accept browser requests from this origin (repeatable)')
+    .option('--insecure-no-auth', 'Requests without a token act as the administrator (loopback only; for test harnesses that cannot send a token)')
+    .example('switchboard serve --config switchboard.yaml')
+    .example('switchboard serve --stdio --config /path/to/switchboard.yaml --db /path/to/.switchboard/switchboard.db')
+    .example('switchboard serve --host 0.0.0.0 --allowed-host gateway.internal.example')
+    .action((flags: GlobalFlags & { db?: unknown; host?: unknown; port?: unknown; stdio?: boolean; user?: unknown; allowedHost?: unknown; allowedOrigin?: unknown; insecureNoAuth?: boolean }) => {
+      stopsOnSignal = true;
+      process.on('SIGTERM', onSignal);
+      const logger = setup(flags);
+      const level = resolveLogLevel(flags);
+      pending = import('./commands/serve.js').then(({ serve }) =>
+        serve({
+          ...configFlag(flags),
+          ...(flags.db === undefined ? {} : { db: String(flags.db) }),
+          ...(flags.host === undefined ? {} : { host: String(flags.host) }),
+          ...(flags.port === undefined ? {} : { port: Number(flags.port) }),
+          stdio: flags.stdio === true,
+          ...(flags.user === undefined ? {} : { user: String(flags.user) }),
+          allowedHosts: listOf(flags.allowedHost),
+          allowedOrigins: listOf(flags.allowedOrigin),
+          insecureNoAuth: flags.insecureNoAuth === true,
+          // Without --quiet/--verbose/--debug the gateway logs each request (info), not just warnings.
+          logLevel: flags.quiet === true ? 'warn' : level === 'warn' ? 'info' : level === 'error' ? 'error' : level,
+          signal: abort.signal,
+          hurry: hurry.signal,
+          logger,
         }),
       );
     });
@@ -266,9 +306,13 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   cli.help();
   cli.version(VERSION);
 
+  // `serve`: a second signal stops waiting for running calls (they are cancelled, the servers still
+  // closed); only a third one exits at once.
+  const hurry = new AbortController();
   const onSignal = (): void => {
-    if (abort.signal.aborted) process.exit(ExitCode.Interrupted);
-    abort.abort(new Error('interrupted'));
+    if (abort.signal.aborted && (!stopsOnSignal || hurry.signal.aborted)) process.exit(ExitCode.Interrupted);
+    if (abort.signal.aborted) hurry.abort(new Error('interrupted again'));
+    else abort.abort(new Error('interrupted'));
   };
   process.on('SIGINT', onSignal);
   try {
@@ -281,12 +325,18 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     }
     await cli.runMatchedCommand();
     await pending;
-    return abort.signal.aborted ? ExitCode.Interrupted : ExitCode.Ok;
+    return abort.signal.aborted && !stopsOnSignal ? ExitCode.Interrupted : ExitCode.Ok;
   } catch (error) {
     return reportError(error, logger);
   } finally {
     process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
+}
+
+function listOf(value: unknown): string[] {
+  if (value === undefined) return [];
+  return (Array.isArray(value) ? value : [value]).map(String);
 }
 
 function configFlag(flags: GlobalFlags): { config?: string } {

@@ -32,6 +32,8 @@ export interface AggregatedServerHost {
   client(): UserClient;
   readonly tracker: CallTracker;
   readonly logger: Logger;
+  /** A tool call starts on `request` (the HTTP request it came on; none over stdio). */
+  callStarted(request: Request | undefined): void;
   /** Subscribes the user's connection to an upstream resource (reference-counted per user). */
   subscribe(resource: UpstreamResource, signal: AbortSignal): Promise<void>;
   unsubscribe(resource: UpstreamResource): Promise<void>;
@@ -72,9 +74,10 @@ export function createAggregatedServer(options: AggregatedServerOptions): Server
       return callFailure(await client.callTool(name, args).then(() => undefined, (error: unknown) => error), ctx.mcpReq.signal);
     }
     const downstream = downstreamOf(server, ctx, era, session);
-    const { call, end } = host.tracker.begin(host.user.id, tool.server, downstream);
+    host.callStarted(ctx.http?.req);
+    const { call, end } = host.tracker.begin(host.user.id, tool.server, downstream, ctx.mcpReq.signal);
     try {
-      const signal = AbortSignal.any([ctx.mcpReq.signal, call.abort.signal]);
+      const signal = call.abort.signal;
       const progressToken = ctx.mcpReq._meta?.progressToken;
       const onProgress =
         progressToken === undefined

@@ -9,6 +9,7 @@
 import { ErrorCode, SwitchboardError } from '../errors.js';
 import type { RegistryUser } from '../registry/registry-types.js';
 import type { ServerRegistry } from '../registry/server-registry.js';
+import type { TokenCache } from './token-cache.js';
 
 /** The bearer token of a request, or undefined. `?token=` counts only when `allowQuery` is set (for `EventSource`, which cannot set headers). */
 export function bearerTokenOf(request: Request, allowQuery = false): string | undefined {
@@ -23,7 +24,7 @@ export function bearerTokenOf(request: Request, allowQuery = false): string | un
 }
 
 /** The user of a request; throws UNAUTHORIZED (401) without a valid token. */
-export async function authenticate(registry: ServerRegistry, request: Request, options: { allowQueryToken?: boolean } = {}): Promise<RegistryUser> {
+export async function authenticate(registry: ServerRegistry, request: Request, options: { allowQueryToken?: boolean; cache?: TokenCache } = {}): Promise<RegistryUser> {
   const token = bearerTokenOf(request, options.allowQueryToken === true);
   if (token === undefined) {
     const malformed = request.headers.get('authorization') !== null;
@@ -31,7 +32,10 @@ export async function authenticate(registry: ServerRegistry, request: Request, o
       hint: 'send Authorization: Bearer <token> (the admin token is in .switchboard/token; `switchboard token create --user NAME` makes others)',
     });
   }
+  const cached = options.cache?.get(token);
+  if (cached !== undefined) return cached;
   const user = await registry.verifyToken(token);
+  if (user !== undefined) options.cache?.set(token, user);
   if (user === undefined) {
     throw new SwitchboardError(ErrorCode.Unauthorized, 'the API token is unknown, expired or revoked', { hint: 'create a new one with `switchboard token create --user NAME`' });
   }

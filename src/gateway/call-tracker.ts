@@ -42,9 +42,16 @@ export class CallTracker {
     return this.#size;
   }
 
-  /** Records a call; returns the function that ends it (idempotent). */
-  begin(userId: string, server: string, downstream: CallDownstream): { call: TrackedCall; end: () => void } {
+  /**
+   * Records a call; returns the function that ends it (idempotent). `call.abort.signal` aborts when
+   * `signal` (the downstream request's) does, or when the gateway gives up at shutdown: pass it on.
+   */
+  begin(userId: string, server: string, downstream: CallDownstream, signal?: AbortSignal): { call: TrackedCall; end: () => void } {
     const call: TrackedCall = { userId, server, downstream, abort: new AbortController() };
+    // One controller fed by the request's signal (not AbortSignal.any: cheaper, and its listener goes with the call).
+    const follow = (): void => call.abort.abort(signal?.reason);
+    if (signal?.aborted === true) follow();
+    else signal?.addEventListener('abort', follow, { once: true });
     let calls = this.#byUser.get(userId);
     if (calls === undefined) {
       calls = new Set();
@@ -58,6 +65,7 @@ export class CallTracker {
       end: () => {
         if (ended) return;
         ended = true;
+        signal?.removeEventListener('abort', follow);
         const set = this.#byUser.get(userId);
         set?.delete(call);
         if (set?.size === 0) this.#byUser.delete(userId);
@@ -72,18 +80,21 @@ export class CallTracker {
     return [...(this.#byUser.get(userId) ?? [])].filter((call) => call.server === server);
   }
 
-  /** Resolves true when no call is in flight, or false after `timeoutMs`. */
-  whenIdle(timeoutMs: number): Promise<boolean> {
+  /** Resolves true when no call is in flight, or false after `timeoutMs` (or once `signal` aborts). */
+  whenIdle(timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
     if (this.#size === 0) return Promise.resolve(true);
+    if (signal?.aborted === true) return Promise.resolve(false);
     return new Promise((resolve) => {
-      const wake = (): void => {
+      const settle = (idle: boolean): void => {
         clearTimeout(timer);
-        resolve(true);
-      };
-      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', giveUp);
         this.#idleWaiters = this.#idleWaiters.filter((waiter) => waiter !== wake);
-        resolve(false);
-      }, timeoutMs);
+        resolve(idle);
+      };
+      const wake = (): void => settle(true);
+      const giveUp = (): void => settle(false);
+      const timer = setTimeout(giveUp, timeoutMs);
+      signal?.addEventListener('abort', giveUp, { once: true });
       this.#idleWaiters.push(wake);
     });
   }

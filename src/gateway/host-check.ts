@@ -25,6 +25,8 @@ export type HostCheck = (request: Request) => SwitchboardError | undefined;
 /** The host name part of `--allowed-host` / `--allowed-origin` values (`https://a.example:8443` → `a.example`). */
 export function hostnameOf(value: string): string {
   const trimmed = value.trim();
+  // A bare IPv6 address: the Host header writes it in brackets.
+  if (!trimmed.includes('://') && (trimmed.match(/:/g)?.length ?? 0) > 1 && !trimmed.startsWith('[')) return `[${trimmed.toLowerCase()}]`;
   try {
     return new URL(trimmed.includes('://') ? trimmed : `http://${trimmed}`).hostname;
   } catch {

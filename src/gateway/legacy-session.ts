@@ -11,7 +11,7 @@ import { WebStandardStreamableHTTPServerTransport, type Server } from '@modelcon
 import type { ClientLease } from '../registry/client-pool.js';
 import { createAggregatedServer } from './aggregated-server.js';
 import { newDownstreamSession, type DownstreamSession } from './downstream-session.js';
-import { onResponseEnd } from './on-response-end.js';
+import { isStreaming, type ExchangeEndHook } from './on-response-end.js';
 import type { UserEndpoint } from './user-endpoint.js';
 
 /** Callbacks of a {@link LegacySession}. */
@@ -54,12 +54,12 @@ export class LegacySession {
   }
 
   /** Opens a session for the user of `endpoint` and serves its first request (`initialize`). */
-  static async open(endpoint: UserEndpoint, lease: ClientLease, request: Request, maxBodyBytes: number, hooks: LegacySessionHooks): Promise<Response> {
+  static async open(endpoint: UserEndpoint, lease: ClientLease, request: Request, onEnd: ExchangeEndHook, maxBodyBytes: number, hooks: LegacySessionHooks): Promise<Response> {
     const session = new LegacySession(endpoint, lease, maxBodyBytes, hooks);
     try {
       await session.#server.connect(session.#transport);
       endpoint.attach(session.record);
-      const response = await session.handle(request);
+      const response = await session.handle(request, onEnd);
       // Anything but a successful initialize leaves no session behind.
       if (session.#transport.sessionId === undefined) await session.close();
       return response;
@@ -79,8 +79,8 @@ export class LegacySession {
     return this.#active > 0 ? 0 : now - this.#lastActive;
   }
 
-  /** Serves one request of this session. */
-  async handle(request: Request): Promise<Response> {
+  /** Serves one request of this session; `onEnd` says when a streamed answer is over. */
+  async handle(request: Request, onEnd: ExchangeEndHook): Promise<Response> {
     this.#active++;
     let response: Response;
     try {
@@ -89,7 +89,9 @@ export class LegacySession {
       this.#exchangeEnded();
       throw error;
     }
-    return onResponseEnd(response, () => this.#exchangeEnded());
+    if (isStreaming(response)) onEnd(() => this.#exchangeEnded());
+    else this.#exchangeEnded();
+    return response;
   }
 
   /** Ends the session: its streams close, its subscriptions go, its lease is released. Idempotent. */

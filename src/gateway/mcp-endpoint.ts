@@ -19,7 +19,7 @@ import type { UserClient } from '../registry/user-client.js';
 import type { CallTracker } from './call-tracker.js';
 import { mcpErrorResponse } from './http-error.js';
 import { LegacySession } from './legacy-session.js';
-import { onResponseEnd } from './on-response-end.js';
+import { isStreaming, onResponseEnd, type ExchangeEndHook } from './on-response-end.js';
 import { UserEndpoint } from './user-endpoint.js';
 
 /** Options of an {@link McpEndpoint}. */
@@ -40,6 +40,10 @@ export class McpEndpoint {
   readonly #users = new Map<string, UserEndpoint>();
   readonly #sessions = new Map<string, LegacySession>();
   readonly #sweep: NodeJS.Timeout;
+  /** Open HTTP exchanges (requests) that carried a tool call: the call's answer is written on them. */
+  readonly #open = new Set<Request>();
+  readonly #withCalls = new Set<Request>();
+  #quietWaiters: Array<() => void> = [];
   #closing: Promise<void> | undefined;
 
   constructor(options: McpEndpointOptions) {
@@ -53,6 +57,26 @@ export class McpEndpoint {
     return this.#sessions.size;
   }
 
+  /**
+   * Resolves once every exchange that carried a tool call has ended (or after `timeoutMs`): at
+   * shutdown, the answers of the last calls reach their clients before sessions close. Long-lived
+   * streams without a call (a `subscriptions/listen`, a GET stream) do not hold it up.
+   */
+  whenQuiet(timeoutMs: number): Promise<void> {
+    if (this.#withCalls.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.#quietWaiters = this.#quietWaiters.filter((waiter) => waiter !== wake);
+        resolve();
+      }, timeoutMs);
+      const wake = (): void => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.#quietWaiters.push(wake);
+    });
+  }
+
   /** The MCP side of `user` (created on first use). */
   endpointOf(user: RegistryUser): UserEndpoint {
     let endpoint = this.#users.get(user.id);
@@ -62,14 +86,47 @@ export class McpEndpoint {
         logger: this.#options.logger,
         maxBodyBytes: this.#options.maxBodyBytes,
         onClient: (client) => this.#options.onClient?.(client, user),
+        onCall: (request) => this.#callStarted(request),
       });
       this.#users.set(user.id, endpoint);
     }
     return endpoint;
   }
 
-  /** Serves one `/mcp` request of an authenticated user. */
-  async handle(request: Request, user: RegistryUser): Promise<Response> {
+  /**
+   * Serves one `/mcp` request of an authenticated user. `onEnd` (the Node response's `close`) says
+   * when a streamed answer is over; without it the body is watched.
+   */
+  async handle(request: Request, user: RegistryUser, onEnd?: ExchangeEndHook): Promise<Response> {
+    const done: Array<() => void> = [];
+    const hook: ExchangeEndHook = (callback) => done.push(callback);
+    if (request.method === 'POST') {
+      this.#open.add(request);
+      done.push(() => this.#exchangeEnded(request));
+    }
+    let response: Response;
+    try {
+      response = await this.#handle(request, user, hook);
+    } catch (error) {
+      for (const callback of done) callback();
+      throw error;
+    }
+    return onResponseEnd(response, () => {
+      for (const callback of done) callback();
+    }, onEnd);
+  }
+
+  #exchangeEnded(request: Request): void {
+    this.#open.delete(request);
+    if (this.#withCalls.delete(request) && this.#withCalls.size === 0) for (const wake of this.#quietWaiters.splice(0)) wake();
+  }
+
+  /** A tool call started on `request` (the HTTP request its answer goes back on). */
+  #callStarted(request: Request | undefined): void {
+    if (request !== undefined && this.#open.has(request)) this.#withCalls.add(request);
+  }
+
+  async #handle(request: Request, user: RegistryUser, onEnd: ExchangeEndHook): Promise<Response> {
     if (this.#closing !== undefined) return mcpErrorResponse(new SwitchboardError(ErrorCode.Unavailable, 'the gateway is shutting down'));
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId !== null) {
@@ -79,13 +136,13 @@ export class McpEndpoint {
         return Response.json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }, { status: 404 });
       }
       if (session.userId !== user.id) return mcpErrorResponse(new SwitchboardError(ErrorCode.Forbidden, 'this session belongs to another user'));
-      return session.handle(request);
+      return session.handle(request, onEnd);
     }
     if (await isLegacyRequest(request, undefined, { maxRequestBodySize: this.#options.maxBodyBytes })) {
       if (request.method !== 'POST') {
         return Response.json({ jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request: Mcp-Session-Id header is required' }, id: null }, { status: 400 });
       }
-      return this.#openSession(request, user);
+      return this.#openSession(request, user, onEnd);
     }
     const lease = await this.#options.lease(user);
     const endpoint = this.endpointOf(user);
@@ -97,7 +154,9 @@ export class McpEndpoint {
       lease.release();
       throw error;
     }
-    return onResponseEnd(response, () => lease.release());
+    if (isStreaming(response)) onEnd(() => lease.release());
+    else lease.release();
+    return response;
   }
 
   /** Closes sessions idle longer than the TTL; returns how many. */
@@ -136,11 +195,11 @@ export class McpEndpoint {
     return this.#closing;
   }
 
-  async #openSession(request: Request, user: RegistryUser): Promise<Response> {
+  async #openSession(request: Request, user: RegistryUser, onEnd: ExchangeEndHook): Promise<Response> {
     const lease = await this.#options.lease(user);
     const endpoint = this.endpointOf(user);
     endpoint.bind(lease.client);
-    return LegacySession.open(endpoint, lease, request, this.#options.maxBodyBytes, {
+    return LegacySession.open(endpoint, lease, request, onEnd, this.#options.maxBodyBytes, {
       onInitialized: (session) => {
         this.#sessions.set(session.id, session);
         this.#options.logger.info('session opened', { session: session.id, user: user.name });

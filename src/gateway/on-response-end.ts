@@ -10,8 +10,21 @@ export function isStreaming(response: Response): boolean {
   return response.body !== null && (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
 }
 
-/** Calls `done` once the exchange is over; returns the response to send (its body wrapped when it streams). */
-export function onResponseEnd(response: Response, done: () => void): Response {
+/**
+ * Registers a callback for when the HTTP exchange is over. Served by `@hono/node-server`, it is the
+ * Node response's `close` event (free); in process (`app.request()`) the body is watched instead.
+ */
+export type ExchangeEndHook = (done: () => void) => void;
+
+/**
+ * Calls `done` once the exchange is over; returns the response to send (its body wrapped when it
+ * streams and no `hook` is given).
+ */
+export function onResponseEnd(response: Response, done: () => void, hook?: ExchangeEndHook): Response {
+  if (hook !== undefined && isStreaming(response)) {
+    hook(done);
+    return response;
+  }
   if (!isStreaming(response) || response.body === null) {
     done();
     return response;

@@ -34,6 +34,8 @@ export interface StdioGatewayOptions extends Omit<GatewayOptions, 'registry' | '
   transport?: Transport;
   /** @default DEFAULT_SHUTDOWN_DEADLINE_MS */
   shutdownDeadlineMs?: number;
+  /** Aborting it during a shutdown stops waiting for running calls (they are cancelled). */
+  hurry?: AbortSignal;
 }
 
 /** A gateway serving over stdio. */
@@ -92,7 +94,7 @@ export async function serveGatewayStdio(options: StdioGatewayOptions = {}): Prom
           process.stdin.off('end', finish);
           process.stdin.off('close', finish);
           try {
-            await running.close({ deadlineMs: options.shutdownDeadlineMs ?? DEFAULT_SHUTDOWN_DEADLINE_MS });
+            await running.close({ deadlineMs: options.shutdownDeadlineMs ?? DEFAULT_SHUTDOWN_DEADLINE_MS, ...(options.hurry === undefined ? {} : { hurry: options.hurry }) });
           } finally {
             lease.release();
             await handle.close().catch(() => {});

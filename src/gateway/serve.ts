@@ -40,6 +40,8 @@ export interface StartGatewayOptions extends Omit<GatewayOptions, 'registry'> {
   bootstrap?: AdminBootstrapOptions;
   /** How long a graceful shutdown waits for running calls. @default DEFAULT_SHUTDOWN_DEADLINE_MS */
   shutdownDeadlineMs?: number;
+  /** Aborting it during a shutdown stops waiting for running calls (they are cancelled). */
+  hurry?: AbortSignal;
 }
 
 /** A gateway listening on a socket. */
@@ -61,13 +63,16 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
   const host = options.host ?? DEFAULT_HOST;
   const port = options.port ?? DEFAULT_PORT;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new SwitchboardError(ErrorCode.InvalidArgument, `the port must be a whole number from 0 to 65535, got ${String(options.port)}`);
+  if (options.insecureNoAuth === true && !isLoopback(host)) {
+    throw new SwitchboardError(ErrorCode.InvalidArgument, `--insecure-no-auth is allowed only on a loopback address, not ${host}`, { hint: 'listen on 127.0.0.1, or use tokens' });
+  }
   const ownsRegistry = options.registry === undefined;
   const registry = options.registry ?? (await ServerRegistry.open({ ...(options.db === undefined ? {} : { db: options.db }), logger }));
   let gateway: Gateway | undefined;
   try {
     const admin = options.bootstrap === undefined ? undefined : await bootstrapAdmin(registry, options.bootstrap);
     const allowedHosts = [...(options.allowedHosts ?? [])];
-    if (!isWildcard(host) && !LOOPBACK_HOSTNAMES.includes(hostnameOf(host))) allowedHosts.push(host);
+    if (!isWildcard(host) && !isLoopback(host)) allowedHosts.push(hostnameOf(host));
     gateway = await Gateway.create({ ...options, registry, allowedHosts, logger });
     const app = createGatewayApp(gateway);
     const server = createAdaptorServer({ fetch: app.fetch });
@@ -92,7 +97,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
           const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
           server.closeIdleConnections();
           try {
-            await running.close({ deadlineMs: closeOptions.deadlineMs ?? options.shutdownDeadlineMs ?? DEFAULT_SHUTDOWN_DEADLINE_MS });
+            await running.close({ deadlineMs: closeOptions.deadlineMs ?? options.shutdownDeadlineMs ?? DEFAULT_SHUTDOWN_DEADLINE_MS, ...(options.hurry === undefined ? {} : { hurry: options.hurry }) });
           } finally {
             server.closeAllConnections();
             await serverClosed;
@@ -132,6 +137,10 @@ function listen(server: HttpServer<typeof IncomingMessage, typeof ServerResponse
     server.once('listening', onListening);
     server.listen(port, host);
   });
+}
+
+function isLoopback(host: string): boolean {
+  return LOOPBACK_HOSTNAMES.includes(host) || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 function isWildcard(host: string): boolean {

@@ -28,6 +28,8 @@ export interface UserEndpointOptions {
   maxBodyBytes: number;
   /** Called when the endpoint starts using a client (the gateway attaches its metrics). */
   onClient?: (client: UserClient) => void;
+  /** Called when a tool call starts, with the HTTP request it came on (for the shutdown). */
+  onCall?: (request: Request | undefined) => void;
 }
 
 /** The MCP side of one user. */
@@ -48,6 +50,11 @@ export class UserEndpoint implements AggregatedServerHost {
     this.tracker = options.tracker;
     this.logger = options.logger.child({ user: user.name });
     this.#options = options;
+  }
+
+  /** A tool call starts on `request` (the HTTP request it came on, when there is one). */
+  callStarted(request: Request | undefined): void {
+    this.#options.onCall?.(request);
   }
 
   /** The user's client (the one of the request being served). */

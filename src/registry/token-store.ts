@@ -114,6 +114,8 @@ export class TokenStore {
       .where((where) => where.or([where('prefix', '=', prefixOrId), where('id', '=', prefixOrId)]))
       .executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) throw new SwitchboardError(ErrorCode.NotFound, `user "${owner.name}" has no token "${prefixOrId}"`);
+    // Announced as a change to the user, so processes that keep verified tokens for a moment forget them.
+    await this.#context.notify({ kind: 'user', action: 'updated', userId: owner.id, name: owner.name });
   }
 
   /** The user a token belongs to, or undefined for an unknown, malformed or expired token. */

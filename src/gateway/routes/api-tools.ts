@@ -45,10 +45,10 @@ export function registerToolRoutes(app: GatewayApp, gateway: Gateway): void {
     try {
       const tool = lease.client.getTool(name);
       // An unknown tool is refused by the client itself (with the reason: no such tool, or its server is down).
-      const tracked = tool === undefined ? undefined : gateway.calls.begin(user.id, tool.server, API_DOWNSTREAM);
+      const tracked = tool === undefined ? undefined : gateway.calls.begin(user.id, tool.server, API_DOWNSTREAM, c.req.raw.signal);
       const started = performance.now();
       try {
-        const signal = tracked === undefined ? c.req.raw.signal : AbortSignal.any([c.req.raw.signal, tracked.call.abort.signal]);
+        const signal = tracked === undefined ? c.req.raw.signal : tracked.call.abort.signal;
         const result = await lease.client.callTool(name, args, { signal });
         return c.json({ result, durationMs: Math.round((performance.now() - started) * 10) / 10 });
       } finally {

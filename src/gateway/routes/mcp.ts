@@ -4,6 +4,7 @@
  * requests of existing sessions pass (a running call may still need its cancellation or its stream).
  */
 
+import { ServerResponse } from 'node:http';
 import { ErrorCode, SwitchboardError } from '../../errors.js';
 import type { Gateway } from '../gateway.js';
 import { userOf, type GatewayApp } from '../gateway-app-types.js';
@@ -15,8 +16,11 @@ export function registerMcpRoute(app: GatewayApp, gateway: Gateway): void {
     if (gateway.shuttingDown && c.req.header('mcp-session-id') === undefined) {
       return mcpErrorResponse(new SwitchboardError(ErrorCode.Unavailable, 'the gateway is shutting down'));
     }
+    // Served by @hono/node-server, the Node response says when a streamed answer is over.
+    const outgoing: unknown = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
+    const onEnd = outgoing instanceof ServerResponse ? (done: () => void) => void outgoing.once('close', done) : undefined;
     try {
-      return await gateway.mcp.handle(c.req.raw, userOf(c));
+      return await gateway.mcp.handle(c.req.raw, userOf(c), onEnd);
     } catch (error) {
       gateway.logger.warn('an /mcp request failed', { requestId: c.get('requestId'), error: error instanceof Error ? error.message : String(error) });
       return mcpErrorResponse(error);

@@ -1,0 +1,163 @@
+/**
+ * @module cli/commands/serve
+ * `switchboard serve`: the gateway. Over HTTP (default 127.0.0.1:7410) it prints where it listens,
+ * how to log in to the dashboard, the admin token on first start (also written to
+ * `.switchboard/token`, mode 0600) and how to point MCP clients at it; with `--stdio` it serves the
+ * administrator's (or `--user`'s) servers on stdin/stdout and logs to stderr only. Logs are JSON
+ * lines on stderr. SIGINT/SIGTERM (or, with `--stdio`, the client closing stdin) stop it gracefully.
+ */
+
+import { resolve } from 'node:path';
+import type { SwitchboardConfig } from '../../config/server-spec.js';
+import { formatConfigIssue } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import type { JsonLogLevel } from '../../gateway/json-logger.js';
+import { usageError } from '../cli-error.js';
+import { writeResult } from '../output.js';
+
+/** Options of {@link serve}. */
+export interface ServeOptions {
+  config?: string;
+  db?: string;
+  host?: string;
+  port?: number;
+  stdio: boolean;
+  user?: string;
+  allowedHosts: string[];
+  allowedOrigins: string[];
+  insecureNoAuth: boolean;
+  logLevel: JsonLogLevel;
+  /** Aborted by SIGINT/SIGTERM. */
+  signal: AbortSignal;
+  /** Aborted by a second signal: running calls are cancelled instead of awaited. */
+  hurry?: AbortSignal;
+  /** For start-up problems before the JSON logger exists. */
+  logger: Logger;
+}
+
+/** Where the first start writes the admin token (and `switchboard stats` reads it). */
+export const TOKEN_FILE = '.switchboard/token';
+
+/** Runs the gateway until a signal (or, with `--stdio`, the end of stdin). */
+export async function serve(options: ServeOptions): Promise<void> {
+  if (options.port !== undefined && (!Number.isInteger(options.port) || options.port < 0 || options.port > 65_535)) {
+    throw usageError(`--port must be a whole number from 0 to 65535, got ${String(options.port)}`);
+  }
+  if (options.stdio && (options.host !== undefined || options.port !== undefined)) throw usageError('--stdio serves on stdin/stdout: --host and --port do not apply');
+  if (!options.stdio && options.user !== undefined) throw usageError('--user applies to --stdio only (over HTTP, each request says who it is with its token)');
+  const shared = await sharedConfig(options);
+  const { createJsonLogger } = await import('../../gateway/json-logger.js');
+  const { logger, flush } = await createJsonLogger({ level: options.logLevel });
+  const tokenFile = resolve(TOKEN_FILE);
+  const envToken = process.env.SWITCHBOARD_TOKEN;
+  const common = {
+    ...(options.db === undefined ? {} : { db: options.db }),
+    ...(shared === undefined ? {} : { sharedConfig: { servers: shared.config.servers, naming: shared.config.naming } }),
+    bootstrap: { tokenFile, ...(envToken === undefined ? {} : { envToken }) },
+    logger,
+  };
+  try {
+    if (options.stdio) {
+      const { serveGatewayStdio } = await import('../../gateway/serve-stdio.js');
+      const running = await serveGatewayStdio({ ...common, ...(options.user === undefined ? {} : { user: options.user }), ...(options.hurry === undefined ? {} : { hurry: options.hurry }) });
+      try {
+        await Promise.race([running.done, aborted(options.signal)]);
+      } finally {
+        await running.close();
+      }
+      return;
+    }
+    const { startGateway } = await import('../../gateway/serve.js');
+    const running = await startGateway({
+      ...common,
+      ...(options.host === undefined ? {} : { host: options.host }),
+      ...(options.port === undefined ? {} : { port: options.port }),
+      allowedHosts: options.allowedHosts,
+      allowedOrigins: options.allowedOrigins,
+      ...(options.insecureNoAuth ? { insecureNoAuth: true } : {}),
+      ...(options.hurry === undefined ? {} : { hurry: options.hurry }),
+    });
+    try {
+      writeResult(banner({ url: running.url, admin: running.admin, tokenFile, shared, insecureNoAuth: options.insecureNoAuth, db: options.db }));
+      await aborted(options.signal);
+    } finally {
+      await running.close();
+    }
+  } finally {
+    flush();
+  }
+}
+
+/** The config file's servers: the named file, else one found in the working directory, else none. */
+async function sharedConfig(options: ServeOptions): Promise<{ config: SwitchboardConfig; source: string } | undefined> {
+  const { findConfigFile, loadConfig } = await import('../../config/load-config.js');
+  const explicit = options.config ?? process.env.SWITCHBOARD_CONFIG;
+  if (explicit === undefined || explicit === '') {
+    try {
+      await findConfigFile(undefined, process.cwd());
+    } catch {
+      options.logger.info('no config file here: serving the registry\'s servers only');
+      return undefined;
+    }
+  }
+  const loaded = await loadConfig(options.config === undefined ? {} : { configPath: options.config });
+  for (const warning of loaded.warnings) options.logger.warn(formatConfigIssue(warning));
+  return { config: loaded.config, source: loaded.source };
+}
+
+function aborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}
+
+interface BannerInput {
+  url: string;
+  admin: import('../../gateway/bootstrap-admin.js').AdminBootstrap | undefined;
+  tokenFile: string;
+  shared: { config: SwitchboardConfig; source: string } | undefined;
+  insecureNoAuth: boolean;
+  db: string | undefined;
+}
+
+/** What a person starting the gateway needs to know: where, how to log in, how to connect clients. */
+function banner(input: BannerInput): string {
+  const { url, admin, tokenFile } = input;
+  const token = admin?.token;
+  // The token is shown when this process created it, or read it from the token file (a local setup);
+  // a token from SWITCHBOARD_TOKEN stays out of the output (it may be a CI secret).
+  const showToken = token !== undefined && (admin?.source === 'created' || admin?.source === 'file');
+  const tokenText = showToken ? token : admin?.source === 'env' ? '$SWITCHBOARD_TOKEN' : `$(cat ${TOKEN_FILE})`;
+  const servers = input.shared === undefined ? 'none from a config file' : `${input.shared.config.servers.map((spec) => spec.name).join(', ') || 'none'} (from ${input.shared.source})`;
+  const configArgs = input.shared === undefined ? [] : ['--config', input.shared.source];
+  const dbArgs = ['--db', resolve(input.db ?? process.env.SWITCHBOARD_DB ?? '.switchboard/switchboard.db')];
+  const stdioArgs = ['--prefix', process.cwd(), 'switchboard', 'serve', '--stdio', ...configArgs, ...dbArgs];
+  const lines = [
+    `mcp-switchboard gateway listening on ${url}`,
+    `  MCP endpoint   ${url}/mcp  (Streamable HTTP; send Authorization: Bearer <token>)`,
+    `  servers        ${servers}, plus each user's servers in the registry`,
+  ];
+  if (input.insecureNoAuth) {
+    lines.push('  WARNING        --insecure-no-auth: requests without a token act as the administrator');
+  }
+  if (admin?.source === 'created') {
+    lines.push(`  admin token    ${token ?? ''}`, `                 shown once; also written to ${tokenFile} (readable by you only)`);
+  } else if (admin?.source === 'none') {
+    lines.push(`  admin token    not found in ${tokenFile}; make one: switchboard token create --user ${admin.user.name} > ${TOKEN_FILE}`);
+  }
+  if (showToken) lines.push(`  dashboard      ${url}/#token=${token ?? ''}`);
+  else lines.push(`  dashboard      ${url}/#token=<token>`);
+  lines.push(
+    '',
+    'Point an MCP client at it:',
+    '  .mcp.json / Claude Desktop (stdio, started by the client):',
+    `    ${JSON.stringify({ mcpServers: { switchboard: { command: 'npx', args: stdioArgs } } })}`,
+    '  Streamable HTTP (this gateway):',
+    `    ${JSON.stringify({ mcpServers: { switchboard: { type: 'http', url: `${url}/mcp`, headers: { Authorization: `Bearer ${showToken ? (token ?? '') : '<token>'}` } } } })}`,
+    '  MCP Inspector CLI:',
+    `    npx @modelcontextprotocol/inspector-cli --cli ${url}/mcp --transport http --header "Authorization: Bearer ${tokenText}" --method tools/list`,
+    '    (inspector-cli 1.0.3 finds its own package.json only when run from a subfolder of a project, e.g. demo/)',
+    '',
+    'Stop with Ctrl-C (running calls finish first).',
+  );
+  return lines.join('\n');
+}

@@ -1,0 +1,28 @@
+import { expect, test } from 'vitest';
+import { labelValue, onlyUser } from './gateway-metrics.js';
+
+const EXPOSITION = `# HELP mcp_tool_calls_total Tool calls by outcome (ok, tool_error, error).
+# TYPE mcp_tool_calls_total counter
+mcp_tool_calls_total{user="alice",server="a",tool="echo",outcome="ok"} 3
+mcp_tool_calls_total{user="bob",server="b",tool="echo",outcome="ok"} 5
+mcp_tool_calls_total{user="alice2",server="a",tool="echo",outcome="ok"} 7
+mcp_tool_calls_total{server="x\\",user=\\"alice",user="mallory",tool="t",outcome="ok"} 1
+
+# HELP switchboard_http_requests_total HTTP requests by method, route and status.
+# TYPE switchboard_http_requests_total counter
+switchboard_http_requests_total{method="GET",route="/metrics",status="200"} 2
+`;
+
+test('a tenant sees only the samples with their user label, under their HELP and TYPE lines', () => {
+  expect(onlyUser(EXPOSITION, 'alice')).toBe(
+    '# HELP mcp_tool_calls_total Tool calls by outcome (ok, tool_error, error).\n# TYPE mcp_tool_calls_total counter\nmcp_tool_calls_total{user="alice",server="a",tool="echo",outcome="ok"} 3\n',
+  );
+  expect(onlyUser(EXPOSITION, 'nobody')).toBe('');
+});
+
+test('label values are read with escapes, so a crafted value cannot pose as another label', () => {
+  expect(labelValue('m{server="x\\",user=\\"alice",user="mallory"} 1', 'user')).toBe('mallory');
+  expect(labelValue('m{a="1",b="two words"} 1', 'b')).toBe('two words');
+  expect(labelValue('m 1', 'user')).toBeUndefined();
+  expect(labelValue('m{a="line\\nbreak"} 1', 'a')).toBe('line\nbreak');
+});

@@ -1,0 +1,51 @@
+import { describe, expect, test } from 'vitest';
+import { createHostCheck, hostnameOf } from './host-check.js';
+
+const request = (headers: Record<string, string>): Request => new Request('http://127.0.0.1:7410/mcp', { headers });
+
+describe('the Host check (DNS rebinding)', () => {
+  const check = createHostCheck();
+
+  test('loopback names pass, with or without a port', () => {
+    for (const host of ['localhost', 'localhost:7410', '127.0.0.1:7410', '[::1]:7410']) expect(check(request({ host })), host).toBeUndefined();
+  });
+
+  test('another name is refused, and the refusal says how to allow it', () => {
+    const refusal = check(request({ host: 'evil.example:7410' }));
+    expect(refusal?.code).toBe('FORBIDDEN');
+    expect(refusal?.message).toContain('Invalid Host: evil.example');
+    expect(refusal?.hint).toContain('--allowed-host');
+    expect(check(request({ host: '127.0.0.1.evil.example' }))?.code).toBe('FORBIDDEN');
+  });
+
+  test('--allowed-host adds a name (for Host and Origin); values may be URLs', () => {
+    const allowing = createHostCheck({ allowedHosts: ['gateway.internal', 'https://other.internal:8443'] });
+    expect(allowing(request({ host: 'gateway.internal:7410' }))).toBeUndefined();
+    expect(allowing(request({ host: 'other.internal' }))).toBeUndefined();
+    expect(allowing(request({ host: 'gateway.internal', origin: 'https://gateway.internal' }))).toBeUndefined();
+  });
+});
+
+describe('the Origin check', () => {
+  const check = createHostCheck({ allowedOrigins: ['https://dashboard.example'] });
+
+  test('requests without Origin (every non-browser client) pass', () => {
+    expect(check(request({ host: '127.0.0.1' }))).toBeUndefined();
+  });
+
+  test('loopback and allowed origins pass; another site is refused', () => {
+    expect(check(request({ host: '127.0.0.1', origin: 'http://127.0.0.1:7410' }))).toBeUndefined();
+    expect(check(request({ host: '127.0.0.1', origin: 'http://localhost:3000' }))).toBeUndefined();
+    expect(check(request({ host: '127.0.0.1', origin: 'https://dashboard.example' }))).toBeUndefined();
+    const refusal = check(request({ host: '127.0.0.1', origin: 'https://evil.example' }));
+    expect(refusal?.message).toContain('Invalid Origin: evil.example');
+    expect(check(request({ host: '127.0.0.1', origin: 'null' }))?.code).toBe('FORBIDDEN');
+  });
+});
+
+test('hostnameOf takes the host name out of the values people type', () => {
+  expect(hostnameOf('Gateway.Example:8443')).toBe('gateway.example');
+  expect(hostnameOf('https://gateway.example/x')).toBe('gateway.example');
+  expect(hostnameOf('fe80::1')).toBe('[fe80::1]');
+  expect(hostnameOf('[::1]')).toBe('[::1]');
+});

@@ -1,0 +1,30 @@
+import { expect, test } from 'vitest';
+import * as api from './index.js';
+
+// Every runtime export of mcp-switchboard/gateway is public API: an addition or removal must show in review.
+test('the export list of mcp-switchboard/gateway', () => {
+  expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
+    [
+      "DEFAULT_ADMIN_NAME",
+      "DEFAULT_HOST",
+      "DEFAULT_MAX_BODY_BYTES",
+      "DEFAULT_PORT",
+      "DEFAULT_SESSION_IDLE_TTL_MS",
+      "DEFAULT_SHUTDOWN_DEADLINE_MS",
+      "EVENTS_PING_INTERVAL_MS",
+      "Gateway",
+      "TOKEN_ENV",
+      "bootstrapAdmin",
+      "createGatewayApp",
+      "createHostCheck",
+      "createJsonLogger",
+      "fromPino",
+      "readTokenFile",
+      "serveGatewayStdio",
+      "startGateway",
+      "statusOf",
+      "toApiError",
+      "writeTokenFile",
+    ]
+  `);
+});

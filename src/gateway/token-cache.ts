@@ -1,0 +1,54 @@
+/**
+ * @module gateway/token-cache
+ * Verified tokens, remembered for a few seconds: checking a token is a database read (a prefix lookup
+ * and a hash comparison), which on a busy gateway would be most of the cost of a call. Entries are
+ * keyed by the token's SHA-256 (the token itself is not kept), expire after {@link TOKEN_CACHE_TTL_MS},
+ * and are all dropped when the registry reports a change to users (a user removed or demoted, a token
+ * revoked — also from another process). Unknown tokens are never remembered.
+ */
+
+import { createHash } from 'node:crypto';
+import type { RegistryUser } from '../registry/registry-types.js';
+
+/** How long a verified token is trusted without asking the registry again. @default 5000 */
+export const TOKEN_CACHE_TTL_MS = 5_000;
+/** Most tokens remembered at once (the cache starts over when full). @default 10000 */
+export const TOKEN_CACHE_MAX_ENTRIES = 10_000;
+
+/** Verified tokens → their users, for a short time. */
+export class TokenCache {
+  readonly #entries = new Map<string, { user: RegistryUser; until: number }>();
+  readonly #ttlMs: number;
+
+  constructor(ttlMs: number = TOKEN_CACHE_TTL_MS) {
+    this.#ttlMs = ttlMs;
+  }
+
+  /** The user of `token` if it was verified less than the TTL ago. */
+  get(token: string, now: number = Date.now()): RegistryUser | undefined {
+    const key = keyOf(token);
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return undefined;
+    if (entry.until <= now) {
+      this.#entries.delete(key);
+      return undefined;
+    }
+    return entry.user;
+  }
+
+  /** Remembers a token the registry just verified. */
+  set(token: string, user: RegistryUser, now: number = Date.now()): void {
+    if (this.#ttlMs <= 0) return;
+    if (this.#entries.size >= TOKEN_CACHE_MAX_ENTRIES) this.#entries.clear();
+    this.#entries.set(keyOf(token), { user, until: now + this.#ttlMs });
+  }
+
+  /** Forgets everything. */
+  clear(): void {
+    this.#entries.clear();
+  }
+}
+
+function keyOf(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('base64');
+}
