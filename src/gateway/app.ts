@@ -4,7 +4,7 @@
  * serves it). Every request passes, in order:
  * 1. the request log and metrics (one JSON line: requestId, method, path, status, ms — never the
  *    query, which may carry `?token=`);
- * 2. the Host and Origin check (403): DNS rebinding protection, on every route;
+ * 2. the Host and Origin check (403): DNS rebinding protection, on every route but the probes;
  * 3. for `/mcp`, `/api` and `/metrics`: the bearer token (401), also on loopback;
  * 4. for `/api`: the body limit (413) and, while shutting down, 503.
  * No route sends CORS headers: browsers allow only same-origin calls (the dashboard's).
@@ -73,6 +73,8 @@ export function createGatewayApp(gateway: Gateway): GatewayApp {
   });
 
   app.use('*', async (c, next) => {
+    // Probes are exempt: they hold no data, and orchestrators call them by the pod's address.
+    if (c.req.path === '/healthz' || c.req.path === '/readyz') return next();
     const refusal = gateway.hostCheck(c.req.raw);
     if (refusal !== undefined) {
       gateway.logger.warn('request refused by the Host/Origin check', { requestId: c.get('requestId'), host: c.req.header('host'), origin: c.req.header('origin') });

@@ -156,6 +156,26 @@ export class Gateway {
     return lease;
   }
 
+  /**
+   * Starts `user`'s servers now rather than at their first request, and logs how each one came up
+   * (`npm start` shows at once whether the demo servers are ready). Failures are logged, not thrown.
+   */
+  async warm(user: RegistryUser): Promise<void> {
+    let lease: ClientLease | undefined;
+    try {
+      lease = await this.lease(user);
+      for (const status of lease.client.status()) {
+        const fields = { user: user.name, server: status.name, state: status.state, tools: status.toolCount, ...(status.transport === undefined ? {} : { transport: status.transport }), ...(status.protocolVersion === undefined ? {} : { protocolVersion: status.protocolVersion }) };
+        if (status.state === 'ready') this.logger.info('server ready', fields);
+        else this.logger.warn('server not ready', { ...fields, ...(status.error === undefined ? {} : { error: status.error.message.split('\n')[0] ?? '', code: status.error.code }) });
+      }
+    } catch (error) {
+      this.logger.warn('starting the servers failed', { user: user.name, error: error instanceof Error ? error.message : String(error) });
+    } finally {
+      lease?.release();
+    }
+  }
+
   /** Registers a long-lived stream (`/api/events`) to end at shutdown; returns its unregister function. */
   trackStream(close: () => void): () => void {
     this.#streams.add(close);

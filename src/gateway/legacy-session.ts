@@ -54,12 +54,20 @@ export class LegacySession {
   }
 
   /** Opens a session for the user of `endpoint` and serves its first request (`initialize`). */
-  static async open(endpoint: UserEndpoint, lease: ClientLease, request: Request, onEnd: ExchangeEndHook, maxBodyBytes: number, hooks: LegacySessionHooks): Promise<Response> {
+  static async open(
+    endpoint: UserEndpoint,
+    lease: ClientLease,
+    request: Request,
+    onEnd: ExchangeEndHook,
+    parsedBody: { value: unknown } | undefined,
+    maxBodyBytes: number,
+    hooks: LegacySessionHooks,
+  ): Promise<Response> {
     const session = new LegacySession(endpoint, lease, maxBodyBytes, hooks);
     try {
       await session.#server.connect(session.#transport);
       endpoint.attach(session.record);
-      const response = await session.handle(request, onEnd);
+      const response = await session.handle(request, onEnd, parsedBody);
       // Anything but a successful initialize leaves no session behind.
       if (session.#transport.sessionId === undefined) await session.close();
       return response;
@@ -80,11 +88,11 @@ export class LegacySession {
   }
 
   /** Serves one request of this session; `onEnd` says when a streamed answer is over. */
-  async handle(request: Request, onEnd: ExchangeEndHook): Promise<Response> {
+  async handle(request: Request, onEnd: ExchangeEndHook, parsedBody?: { value: unknown }): Promise<Response> {
     this.#active++;
     let response: Response;
     try {
-      response = await this.#transport.handleRequest(request);
+      response = await this.#transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody: parsedBody.value });
     } catch (error) {
       this.#exchangeEnded();
       throw error;

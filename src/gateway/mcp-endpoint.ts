@@ -95,9 +95,10 @@ export class McpEndpoint {
 
   /**
    * Serves one `/mcp` request of an authenticated user. `onEnd` (the Node response's `close`) says
-   * when a streamed answer is over; without it the body is watched.
+   * when a streamed answer is over; without it the body is watched. `parsedBody`: the POST body,
+   * already read and parsed (else it is read from `request`).
    */
-  async handle(request: Request, user: RegistryUser, onEnd?: ExchangeEndHook): Promise<Response> {
+  async handle(request: Request, user: RegistryUser, onEnd?: ExchangeEndHook, parsedBody?: { value: unknown }): Promise<Response> {
     const done: Array<() => void> = [];
     const hook: ExchangeEndHook = (callback) => done.push(callback);
     if (request.method === 'POST') {
@@ -106,7 +107,7 @@ export class McpEndpoint {
     }
     let response: Response;
     try {
-      response = await this.#handle(request, user, hook);
+      response = await this.#handle(request, user, hook, parsedBody);
     } catch (error) {
       for (const callback of done) callback();
       throw error;
@@ -126,7 +127,7 @@ export class McpEndpoint {
     if (request !== undefined && this.#open.has(request)) this.#withCalls.add(request);
   }
 
-  async #handle(request: Request, user: RegistryUser, onEnd: ExchangeEndHook): Promise<Response> {
+  async #handle(request: Request, user: RegistryUser, onEnd: ExchangeEndHook, parsedBody: { value: unknown } | undefined): Promise<Response> {
     if (this.#closing !== undefined) return mcpErrorResponse(new SwitchboardError(ErrorCode.Unavailable, 'the gateway is shutting down'));
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId !== null) {
@@ -136,20 +137,20 @@ export class McpEndpoint {
         return Response.json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }, { status: 404 });
       }
       if (session.userId !== user.id) return mcpErrorResponse(new SwitchboardError(ErrorCode.Forbidden, 'this session belongs to another user'));
-      return session.handle(request, onEnd);
+      return session.handle(request, onEnd, parsedBody);
     }
-    if (await isLegacyRequest(request, undefined, { maxRequestBodySize: this.#options.maxBodyBytes })) {
+    if (await isLegacyRequest(request, parsedBody?.value, { maxRequestBodySize: this.#options.maxBodyBytes })) {
       if (request.method !== 'POST') {
         return Response.json({ jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request: Mcp-Session-Id header is required' }, id: null }, { status: 400 });
       }
-      return this.#openSession(request, user, onEnd);
+      return this.#openSession(request, user, onEnd, parsedBody);
     }
     const lease = await this.#options.lease(user);
     const endpoint = this.endpointOf(user);
     endpoint.bind(lease.client);
     let response: Response;
     try {
-      response = await endpoint.modern().fetch(request);
+      response = await endpoint.modern().fetch(request, parsedBody === undefined ? undefined : { parsedBody: parsedBody.value });
     } catch (error) {
       lease.release();
       throw error;
@@ -195,11 +196,11 @@ export class McpEndpoint {
     return this.#closing;
   }
 
-  async #openSession(request: Request, user: RegistryUser, onEnd: ExchangeEndHook): Promise<Response> {
+  async #openSession(request: Request, user: RegistryUser, onEnd: ExchangeEndHook, parsedBody: { value: unknown } | undefined): Promise<Response> {
     const lease = await this.#options.lease(user);
     const endpoint = this.endpointOf(user);
     endpoint.bind(lease.client);
-    return LegacySession.open(endpoint, lease, request, onEnd, this.#options.maxBodyBytes, {
+    return LegacySession.open(endpoint, lease, request, onEnd, parsedBody, this.#options.maxBodyBytes, {
       onInitialized: (session) => {
         this.#sessions.set(session.id, session);
         this.#options.logger.info('session opened', { session: session.id, user: user.name });

@@ -79,6 +79,8 @@ export async function serve(options: ServeOptions): Promise<void> {
     });
     try {
       writeResult(banner({ url: running.url, admin: running.admin, tokenFile, shared, insecureNoAuth: options.insecureNoAuth, db: options.db }));
+      // The administrator's servers start now, so the first client does not wait for them.
+      if (running.admin !== undefined) void running.gateway.warm(running.admin.user);
       await aborted(options.signal);
     } finally {
       await running.close();
@@ -129,7 +131,9 @@ function banner(input: BannerInput): string {
   const tokenText = showToken ? token : admin?.source === 'env' ? '$SWITCHBOARD_TOKEN' : `$(cat ${TOKEN_FILE})`;
   const servers = input.shared === undefined ? 'none from a config file' : `${input.shared.config.servers.map((spec) => spec.name).join(', ') || 'none'} (from ${input.shared.source})`;
   const configArgs = input.shared === undefined ? [] : ['--config', input.shared.source];
-  const dbArgs = ['--db', resolve(input.db ?? process.env.SWITCHBOARD_DB ?? '.switchboard/switchboard.db')];
+  const db = input.db ?? process.env.SWITCHBOARD_DB ?? '.switchboard/switchboard.db';
+  // A database URL stays as it is; a file path is made absolute (the client starts us elsewhere).
+  const dbArgs = ['--db', /^[a-z][a-z0-9+.-]*:\/\//i.test(db) ? db : resolve(db)];
   const stdioArgs = ['--prefix', process.cwd(), 'switchboard', 'serve', '--stdio', ...configArgs, ...dbArgs];
   const lines = [
     `mcp-switchboard gateway listening on ${url}`,

@@ -4,11 +4,13 @@
  * requests of existing sessions pass (a running call may still need its cancellation or its stream).
  */
 
-import { ServerResponse } from 'node:http';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { isJsonContentType } from '@modelcontextprotocol/server';
 import { ErrorCode, SwitchboardError } from '../../errors.js';
 import type { Gateway } from '../gateway.js';
 import { userOf, type GatewayApp } from '../gateway-app-types.js';
 import { mcpErrorResponse } from '../http-error.js';
+import { readJsonBody } from '../read-node-body.js';
 
 /** Adds `/mcp` (behind the auth middleware). */
 export function registerMcpRoute(app: GatewayApp, gateway: Gateway): void {
@@ -16,11 +18,21 @@ export function registerMcpRoute(app: GatewayApp, gateway: Gateway): void {
     if (gateway.shuttingDown && c.req.header('mcp-session-id') === undefined) {
       return mcpErrorResponse(new SwitchboardError(ErrorCode.Unavailable, 'the gateway is shutting down'));
     }
-    // Served by @hono/node-server, the Node response says when a streamed answer is over.
-    const outgoing: unknown = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
+    // Served by @hono/node-server: the Node response says when a streamed answer is over, and a JSON
+    // body is read from the Node request once, here (see read-node-body).
+    const env = c.env as { incoming?: unknown; outgoing?: unknown } | undefined;
+    const outgoing = env?.outgoing;
+    const incoming = env?.incoming;
     const onEnd = outgoing instanceof ServerResponse ? (done: () => void) => void outgoing.once('close', done) : undefined;
+    let parsedBody: { value: unknown } | undefined;
+    if (c.req.method === 'POST' && incoming instanceof IncomingMessage && isJsonContentType(c.req.header('content-type') ?? null)) {
+      const body = await readJsonBody(incoming, gateway.maxBodyBytes);
+      if (body.kind === 'too-large') return mcpErrorResponse(new SwitchboardError(ErrorCode.PayloadTooLarge, `the request body is over ${gateway.maxBodyBytes} bytes`));
+      if (body.kind === 'invalid') return c.json({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: Invalid JSON' }, id: null }, 400);
+      parsedBody = { value: body.value };
+    }
     try {
-      return await gateway.mcp.handle(c.req.raw, userOf(c), onEnd);
+      return await gateway.mcp.handle(c.req.raw, userOf(c), onEnd, parsedBody);
     } catch (error) {
       gateway.logger.warn('an /mcp request failed', { requestId: c.get('requestId'), error: error instanceof Error ? error.message : String(error) });
       return mcpErrorResponse(error);

@@ -7,6 +7,7 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { connectV1, connectV2, startTestGateway, type TestGateway } from '../../helpers/gateway.js';
+import { waitFor } from '../../helpers/processes.js';
 
 let gateway: TestGateway;
 beforeAll(async () => {
@@ -74,12 +75,14 @@ describe('tokens', () => {
 });
 
 describe('Host and Origin (DNS rebinding)', () => {
-  test('a foreign Host is refused with 403 before authentication, on every route', async () => {
-    for (const path of ['/mcp', '/api/me', '/healthz', '/']) {
+  test('a foreign Host is refused with 403 before authentication, on every route but the probes', async () => {
+    for (const path of ['/mcp', '/api/me', '/metrics', '/']) {
       const response = await rawRequest(path, { host: `evil.example:${new URL(gateway.url).port}`, authorization: `Bearer ${gateway.adminToken}` });
       expect(response.status, path).toBe(403);
       expect(response.body).toContain('Invalid Host: evil.example');
     }
+    // Orchestrators probe by the pod's address; the probes hold no data.
+    expect((await rawRequest('/healthz', { host: '10.1.2.3:7410' })).status).toBe(200);
   });
 
   test('loopback names are accepted as Host', async () => {
@@ -95,6 +98,26 @@ describe('Host and Origin (DNS rebinding)', () => {
     expect(await foreign.json()).toMatchObject({ error: { data: { code: 'FORBIDDEN' } } });
     expect((await gateway.api('/api/servers', { headers: { origin: 'https://evil.example' } })).status).toBe(403);
     expect((await gateway.api('/api/me', { headers: { origin: gateway.url } })).status).toBe(200);
+  });
+});
+
+describe('sessions', () => {
+  test('a session without requests or open streams is closed after its idle time; its id is then unknown', async () => {
+    const headers = { ...mcpHeaders, authorization: `Bearer ${gateway.adminToken}` };
+    const opened = await fetch(gateway.mcpUrl, { method: 'POST', headers, body: initialize });
+    expect(opened.status).toBe(200);
+    const sessionId = opened.headers.get('mcp-session-id') ?? '';
+    await opened.body?.cancel();
+    const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    const withSession = { ...headers, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' };
+    const listed = await fetch(gateway.mcpUrl, { method: 'POST', headers: withSession, body: list });
+    expect(listed.status).toBe(200);
+    await listed.text();
+    // Not idle yet: nothing is closed.
+    expect(gateway.running.gateway.mcp.closeIdleSessions()).toBe(0);
+    expect(gateway.running.gateway.mcp.closeIdleSessions(Date.now() + 31 * 60_000)).toBe(1);
+    await waitFor(() => gateway.running.gateway.mcp.sessionCount === 0, 5_000, 'the session to close');
+    expect((await fetch(gateway.mcpUrl, { method: 'POST', headers: withSession, body: list })).status).toBe(404);
   });
 });
 

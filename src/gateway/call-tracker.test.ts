@@ -1,0 +1,51 @@
+import { expect, test } from 'vitest';
+import { CallTracker, type CallDownstream } from './call-tracker.js';
+
+const downstream = (era: CallDownstream['era'] = 'legacy'): CallDownstream => ({ key: {}, era, canElicit: false, canSample: false });
+
+test('calls are found by user and server, oldest first, and leave when they end (once)', () => {
+  const tracker = new CallTracker();
+  const first = tracker.begin('u1', 'github', downstream());
+  const second = tracker.begin('u1', 'github', downstream('modern'));
+  tracker.begin('u2', 'github', downstream());
+  expect(tracker.size).toBe(3);
+  expect(tracker.callsTo('u1', 'github').map((call) => call.downstream.era)).toEqual(['legacy', 'modern']);
+  expect(tracker.callsTo('u1', 'files')).toEqual([]);
+  first.end();
+  first.end();
+  expect(tracker.size).toBe(2);
+  expect(tracker.callsTo('u1', 'github')).toEqual([second.call]);
+});
+
+test('a call\'s signal follows the downstream request\'s, and stops following it when the call ends', () => {
+  const tracker = new CallTracker();
+  const request = new AbortController();
+  const { call, end } = tracker.begin('u', 's', downstream(), request.signal);
+  request.abort(new Error('client went away'));
+  expect(call.abort.signal.aborted).toBe(true);
+  const later = new AbortController();
+  const other = tracker.begin('u', 's', downstream(), later.signal);
+  other.end();
+  later.abort();
+  expect(other.call.abort.signal.aborted).toBe(false);
+  end();
+});
+
+test('whenIdle resolves when the last call ends, false at the deadline or when hurried; abortAll cancels', async () => {
+  const tracker = new CallTracker();
+  expect(await tracker.whenIdle(10)).toBe(true);
+  const { call, end } = tracker.begin('u', 's', downstream());
+  const idle = tracker.whenIdle(10_000);
+  end();
+  expect(await idle).toBe(true);
+  const again = tracker.begin('u', 's', downstream());
+  expect(await tracker.whenIdle(1)).toBe(false);
+  const hurry = new AbortController();
+  const waiting = tracker.whenIdle(60_000, hurry.signal);
+  hurry.abort();
+  expect(await waiting).toBe(false);
+  tracker.abortAll(new Error('shutting down'));
+  expect(again.call.abort.signal.aborted).toBe(true);
+  expect(call.abort.signal.aborted).toBe(false);
+  again.end();
+});

@@ -1,0 +1,22 @@
+import { expect, test } from 'vitest';
+import type { RegistryUser } from '../registry/registry-types.js';
+import { TokenCache } from './token-cache.js';
+
+const alice: RegistryUser = { id: 'u1', name: 'alice', isAdmin: false, createdAt: '', updatedAt: '' };
+
+test('a verified token is remembered until its TTL, and forgotten on clear', () => {
+  const cache = new TokenCache(1_000);
+  cache.set('sb_token_a', alice, 0);
+  expect(cache.get('sb_token_a', 999)).toBe(alice);
+  expect(cache.get('sb_token_b', 999)).toBeUndefined();
+  expect(cache.get('sb_token_a', 1_000)).toBeUndefined();
+  cache.set('sb_token_a', alice, 2_000);
+  cache.clear();
+  expect(cache.get('sb_token_a', 2_001)).toBeUndefined();
+});
+
+test('a TTL of 0 remembers nothing', () => {
+  const cache = new TokenCache(0);
+  cache.set('sb_token_a', alice, 0);
+  expect(cache.get('sb_token_a', 0)).toBeUndefined();
+});
