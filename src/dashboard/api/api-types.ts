@@ -1,0 +1,83 @@
+/**
+ * @module dashboard/api/api-types
+ * The shapes of the gateway's `/api` answers (docs/api.md), as the dashboard reads them.
+ */
+
+import type { TimelinePoint } from '../../metrics/stats-collector.js';
+import type { ToolResult } from '../../result/tool-result.js';
+
+export type { TimelinePoint, ToolResult };
+export type { ContentItem } from '../../result/tool-result.js';
+export type { ClientStats, ServerStats, ToolStats, CallStats } from '../../metrics/stats-collector.js';
+
+/** The signed-in user (`GET /api/me`). */
+export interface ApiUser {
+  id: string;
+  name: string;
+  admin: boolean;
+}
+
+/** Server states, as everywhere in the product. */
+export type ServerState = 'connecting' | 'ready' | 'degraded' | 'reconnecting' | 'failed' | 'closed';
+
+/** How a registered server is reached. */
+export type ServerKind = 'url' | 'stdio' | 'template';
+
+/** One server as `GET /api/servers` shows it (secrets masked). */
+export interface ServerView {
+  name: string;
+  shared: boolean;
+  editable: boolean;
+  enabled: boolean;
+  kind: ServerKind;
+  entry: Record<string, unknown>;
+  description?: string;
+  state: ServerState | string;
+  transport?: string;
+  protocolVersion?: string;
+  /** Since when the server has been ready (ms since epoch). */
+  readyAt?: number;
+  restarts: number;
+  toolCount: number;
+  error?: { code: string; message: string; hint?: string; stderr?: string };
+  stats: {
+    calls: number;
+    errorRate: number;
+    latency: { p50: number; p95: number; p99: number };
+    timeline: TimelinePoint[];
+  };
+}
+
+/** One tool of `GET /api/tools`. */
+export interface ToolView {
+  name: string;
+  server: string;
+  originalName: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+}
+
+/** `POST /api/tools/:name/call`. */
+export interface CallAnswer {
+  result: ToolResult;
+  durationMs: number;
+}
+
+/** One validation issue, with the same wording as config files. */
+export interface ApiIssue {
+  path: string;
+  message: string;
+  hint?: string;
+}
+
+/** The error body of every failed `/api` request. */
+export interface ApiErrorBody {
+  code: string;
+  message: string;
+  server?: string;
+  hint?: string;
+  issues?: ApiIssue[];
+}

@@ -1,0 +1,73 @@
+/**
+ * @module dashboard/components/shell
+ * The frame of a signed-in page: navigation, the stream's status, the user, and the current page.
+ */
+
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ActivityPage } from '../pages/activity-page.js';
+import { MetricsPage } from '../pages/metrics-page.js';
+import { ServersPage } from '../pages/servers-page.js';
+import { ToolsPage } from '../pages/tools-page.js';
+import { useSession } from '../state/session.js';
+import { hrefOf, PAGES, useRoute, type PageName } from '../state/use-route.js';
+
+const TITLES: Record<PageName, string> = { servers: 'Servers', tools: 'Tools', activity: 'Activity', metrics: 'Metrics' };
+
+export function Shell({ onSignOut }: { onSignOut: () => void }) {
+  const { user, events } = useSession();
+  const route = useRoute();
+  const [status, setStatus] = useState(events.status);
+  useEffect(() => events.onStatus(() => setStatus(events.status)), [events]);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const firstRender = useRef(true);
+
+  useEffect(() => {
+    document.title = `${TITLES[route.page]} · Switchboard`;
+    // Moving focus to the new page's heading tells screen readers the page changed.
+    if (!firstRender.current) heading.current?.focus();
+    firstRender.current = false;
+  }, [route.page]);
+
+  return (
+    <>
+      <a class="skip-link" href="#main" onClick={(event) => {
+        event.preventDefault();
+        heading.current?.focus();
+      }}>Skip to content</a>
+      <header class="top-bar">
+        <span class="brand">Switchboard</span>
+        <nav aria-label="Pages">
+          <ul>
+            {PAGES.map((page) => (
+              <li key={page}>
+                <a href={hrefOf(page)} aria-current={route.page === page ? 'page' : undefined}>
+                  {TITLES[page]}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <span class={`stream stream-${status}`} title="The live event stream from the gateway">
+          <span class="dot" aria-hidden="true" />
+          {status === 'live' ? 'Live' : status === 'connecting' ? 'Connecting…' : 'Reconnecting…'}
+        </span>
+        <span class="user">
+          {user.name}
+          {user.admin ? <span class="tag">admin</span> : null}
+        </span>
+        <button type="button" class="quiet" onClick={onSignOut}>
+          Sign out
+        </button>
+      </header>
+      <main id="main" class="page">
+        <h1 ref={heading} tabIndex={-1} class="page-title">
+          {TITLES[route.page]}
+        </h1>
+        {route.page === 'servers' ? <ServersPage /> : null}
+        {route.page === 'tools' ? <ToolsPage params={route.params} /> : null}
+        {route.page === 'activity' ? <ActivityPage /> : null}
+        {route.page === 'metrics' ? <MetricsPage /> : null}
+      </main>
+    </>
+  );
+}

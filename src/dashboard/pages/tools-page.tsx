@@ -1,0 +1,77 @@
+/**
+ * @module dashboard/pages/tools-page
+ * Every tool of every server: search, filter by server, pick one to read and try. The search, the
+ * filter and the chosen tool live in the URL, so a link opens the same view.
+ */
+
+import { useMemo } from 'preact/hooks';
+import { Problem, StaleNotice } from '../components/problem.js';
+import { ToolDetail } from '../components/tool-detail.js';
+import { useSession } from '../state/session.js';
+import { useLoader } from '../state/use-loader.js';
+import { hrefOf, replaceRoute } from '../state/use-route.js';
+
+export function ToolsPage({ params }: { params: URLSearchParams }) {
+  const { api } = useSession();
+  const tools = useLoader(() => api.tools(), ['tools-changed', 'servers-changed']);
+  const query = params.get('q') ?? '';
+  const server = params.get('server') ?? '';
+  const selected = params.get('tool') ?? '';
+  const all = tools.data?.tools ?? [];
+  const servers = useMemo(() => [...new Set(all.map((tool) => tool.server))].sort(), [all]);
+  const needle = query.trim().toLowerCase();
+  const shown = all.filter(
+    (tool) =>
+      (server === '' || tool.server === server) &&
+      (needle === '' || [tool.name, tool.title ?? '', tool.description ?? '', tool.server].some((text) => text.toLowerCase().includes(needle))),
+  );
+  const chosen = all.find((tool) => tool.name === selected);
+  const set = (change: Record<string, string>): void => replaceRoute('tools', { q: query, server, tool: selected, ...change });
+
+  return (
+    <div class="split">
+      <section class="tool-list" aria-label="Tool list">
+        <div class="filters">
+          <div class="field">
+            <label for="tool-search">Search tools</label>
+            <input id="tool-search" type="search" value={query} placeholder="name or description" onInput={(event) => set({ q: event.currentTarget.value })} />
+          </div>
+          <div class="field">
+            <label for="tool-server">Server</label>
+            <select id="tool-server" value={server} onChange={(event) => set({ server: event.currentTarget.value })}>
+              <option value="">All servers</option>
+              {(server !== '' && !servers.includes(server) ? [...servers, server] : servers).map((name) => (
+                <option key={name} value={name}>
+                  {name}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+        <p class="muted small" role="status">
+          {tools.data === undefined ? (tools.loading ? 'Loading tools…' : '') : `${shown.length} of ${all.length} tools`}
+        </p>
+        <Problem error={tools.data === undefined ? tools.error : undefined} />
+        <StaleNotice error={tools.error} shown={tools.data !== undefined} />
+        <ul class="tools">
+          {shown.map((tool) => (
+            <li key={tool.name}>
+              <a href={hrefOf('tools', { q: query, server, tool: tool.name })} aria-current={tool.name === selected ? 'true' : undefined}>
+                <span class="tool-name">{tool.name}</span>
+                <span class="muted small">{tool.server}</span>
+                {tool.description === undefined ? null : <span class="tool-description small">{tool.description}</span>}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </section>
+      <div class="tool-pane">
+        {chosen !== undefined ? (
+          <ToolDetail tool={chosen} />
+        ) : (
+          <p class="empty">{selected !== '' && tools.data !== undefined ? `No tool named ${selected} (its server may be down).` : 'Pick a tool to see its schema and try it.'}</p>
+        )}
+      </div>
+    </div>
+  );
+}
