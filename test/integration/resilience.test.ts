@@ -319,9 +319,10 @@ test('metrics: counts and percentiles follow a scripted sequence, in stats(), Pr
     expect(server).toMatchObject({ state: 'ready', calls: 13, ok: 11, toolErrors: 0, timeouts: 1, cancellations: 1, inFlight: 0, errors: { REQUEST_TIMEOUT: 1, REQUEST_CANCELLED: 1 } });
     const slow = server?.tools.find((tool) => tool.tool === 'slow');
     expect(slow?.calls).toBe(10);
-    // Latencies cannot be shorter than the scripted sleeps: nearest-rank p50 is the 5th (90 ms), p95 the 10th (140 ms).
-    expect(slow?.latency.p50).toBeGreaterThanOrEqual(90);
-    expect(slow?.latency.p95).toBeGreaterThanOrEqual(140);
+    // Latencies cannot be shorter than the scripted sleeps: nearest-rank p50 is the 5th (90 ms), p95 the 10th
+    // (140 ms). The server's timers run on libuv's millisecond clock and may fire up to 1 ms early.
+    expect(slow?.latency.p50).toBeGreaterThanOrEqual(89);
+    expect(slow?.latency.p95).toBeGreaterThanOrEqual(139);
     expect(slow?.latency.p50).toBeLessThan(slow?.latency.p95 ?? 0);
     expect(slow?.latency.max).toBe(slow?.latency.p99);
 

@@ -17,7 +17,12 @@ export function Shell({ onSignOut }: { onSignOut: () => void }) {
   const { user, events } = useSession();
   const route = useRoute();
   const [status, setStatus] = useState(events.status);
-  useEffect(() => events.onStatus(() => setStatus(events.status)), [events]);
+  useEffect(() => {
+    const unsubscribe = events.onStatus(() => setStatus(events.status));
+    // The stream may have opened between the first render and this subscription.
+    setStatus(events.status);
+    return unsubscribe;
+  }, [events]);
   const heading = useRef<HTMLHeadingElement>(null);
   const firstRender = useRef(true);
 

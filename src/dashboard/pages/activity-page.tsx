@@ -30,14 +30,15 @@ export function ActivityPage() {
   const [text, setText] = useState('');
   const [problemsOnly, setProblemsOnly] = useState(false);
 
-  useEffect(
-    () =>
-      events.onItem(() => {
-        if (paused) setMissed((count) => count + 1);
-        else setItems([...events.items]);
-      }),
-    [events, paused],
-  );
+  useEffect(() => {
+    const unsubscribe = events.onItem(() => {
+      if (paused) setMissed((count) => count + 1);
+      else setItems([...events.items]);
+    });
+    // Events may have arrived between the first render and this subscription.
+    if (!paused) setItems([...events.items]);
+    return unsubscribe;
+  }, [events, paused]);
 
   const resume = (): void => {
     setPaused(false);
