@@ -3,11 +3,13 @@
  * Checks a call's arguments against the tool's `inputSchema` before anything is sent, with messages
  * an LLM can act on (which field, what was expected). Validators are compiled lazily, on a tool's
  * first call, never at list time; a schema that cannot be compiled is not enforced (the server
- * remains the judge). Uses the Ajv bundled in the MCP SDK.
+ * remains the judge). Uses the Ajv bundled in the MCP SDK, loaded only when a schema or an argument
+ * needs it (see `simple-schema.ts`).
  */
 
 import type { JsonSchema } from '../connection/mcp-types.js';
 import { noopLogger, type Logger } from '../logger.js';
+import { compileSimpleSchema, type SimpleCheck } from './simple-schema.js';
 
 type AjvInstance = InstanceType<typeof import('@modelcontextprotocol/client/validators/ajv').Ajv>;
 type ValidateFunction = ReturnType<AjvInstance['compile']>;
@@ -34,17 +36,24 @@ async function getAjv(): Promise<AjvInstance> {
 
 type Compiled = ValidateFunction | null | Promise<ValidateFunction | null>;
 
+/** What is kept per schema: the fast check (when the schema allows one) and Ajv's, compiled on need. */
+interface Validators {
+  simple: SimpleCheck | undefined;
+  ajv: Compiled | undefined;
+}
+
 /** Schemas remembered by their JSON text, so that a re-listed tool keeps its compiled validator. */
 const MAX_SCHEMAS_BY_TEXT = 2_000;
 
 /**
  * Compiles and caches validators per schema object, and per schema text: a `tools/list` after
  * `list_changed` brings new objects for the same schemas, and compiling again costs far more than
- * serializing the schema once.
+ * serializing the schema once. Valid arguments of a simple schema are accepted by a fast check
+ * (`simple-schema.ts`); Ajv judges the rest and writes the messages.
  */
 export class ArgumentValidator {
-  readonly #compiled = new WeakMap<JsonSchema, Compiled>();
-  readonly #byText = new Map<string, Compiled>();
+  readonly #compiled = new WeakMap<JsonSchema, Validators>();
+  readonly #byText = new Map<string, Validators>();
   readonly #logger: Logger;
 
   constructor(logger: Logger = noopLogger) {
@@ -53,33 +62,28 @@ export class ArgumentValidator {
 
   /**
    * The problems of `args` against `schema` (empty when valid or when the schema cannot be compiled).
-   * Synchronous once the schema is compiled (no promise or microtask per call); a promise only on a
-   * schema's first calls, which share one compilation.
+   * Synchronous for valid arguments of simple schemas, and once Ajv has compiled the schema (no
+   * promise or microtask per call); a promise only while Ajv first compiles it (concurrent first
+   * calls share one compilation).
    */
   validate(schema: JsonSchema, args: unknown): ArgumentProblem[] | Promise<ArgumentProblem[]> {
-    let validate = this.#compiled.get(schema);
-    if (validate === undefined) {
+    let validators = this.#compiled.get(schema);
+    if (validators === undefined) {
       const text = JSON.stringify(schema);
-      validate = this.#byText.get(text);
-      if (validate === undefined) {
-        const compiling = this.#compile(schema).then((compiled) => {
-          this.#compiled.set(schema, compiled);
-          this.#byText.set(text, compiled);
-          return compiled;
-        });
+      validators = this.#byText.get(text);
+      if (validators === undefined) {
+        const { $schema: _dialect, $id: _id, ...rest } = schema;
+        validators = { simple: compileSimpleSchema(rest), ajv: undefined };
         if (this.#byText.size >= MAX_SCHEMAS_BY_TEXT) this.#byText.clear();
-        this.#byText.set(text, compiling);
-        validate = compiling;
+        this.#byText.set(text, validators);
       }
-      this.#compiled.set(schema, validate);
+      this.#compiled.set(schema, validators);
     }
-    if (validate instanceof Promise) {
-      return validate.then((compiled) => {
-        this.#compiled.set(schema, compiled);
-        return check(compiled, args);
-      });
-    }
-    return check(validate, args);
+    if (validators.simple?.(args) === true) return NO_PROBLEMS;
+    const entry = validators;
+    entry.ajv ??= this.#compile(schema).then((compiled) => (entry.ajv = compiled));
+    const ajv = entry.ajv;
+    return ajv instanceof Promise ? ajv.then((compiled) => check(compiled, args)) : check(ajv, args);
   }
 
   async #compile(schema: JsonSchema): Promise<ValidateFunction | null> {
