@@ -219,6 +219,8 @@ export class StdioProcessTransport implements Transport {
       // The direct child may be gone while grandchildren still run in its group.
       if (this.#exit === undefined || isProcessGroupAlive(pgid)) {
         signalProcessGroup(pgid, 'SIGTERM');
+        // As systemd does: a stopped process (e.g. frozen by SIGSTOP) acts on SIGTERM only once continued.
+        signalProcessGroup(pgid, 'SIGCONT');
         if (!(await waitForGroupExit(pgid, sigtermGraceMs))) {
           this.#logger.debug('server ignored SIGTERM, killing', { server: this.#options.serverName });
           signalProcessGroup(pgid, 'SIGKILL');

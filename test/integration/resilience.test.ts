@@ -52,7 +52,7 @@ const pidOf = (client: MultiServerClient, server: string): number => {
 };
 
 describe('crash and restart', () => {
-  test('a stdio server killed during a call: the call rejects within 1 s, the server restarts, the next call succeeds, no process is left', async () => {
+  test('a stdio server killed during a call: the call rejects within 1 s, the server restarts, the next call succeeds, no process is left', async ({ annotate }) => {
     const counts = tempFile('counts');
     const client = await connect({ mcpServers: { victim: fault('ok', ['--count-file', counts], { restart: { delay: '50ms' } }), other: { path: KITCHEN_SINK } } });
     const firstPid = pidOf(client, 'victim');
@@ -63,12 +63,14 @@ describe('crash and restart', () => {
     const killedAt = Date.now();
     process.kill(firstPid, 'SIGKILL');
     const error = (await call.catch((caught: unknown) => caught)) as SwitchboardError;
-    expect(Date.now() - killedAt).toBeLessThan(1_000);
+    const rejectedMs = Date.now() - killedAt;
+    expect(rejectedMs).toBeLessThan(1_000);
     expect(error.code).toBe(ErrorCode.ServerDisconnected);
     // The hang tool may write: it is not retried.
     expect(lines(counts, 'tool hang')).toBe(1);
     await nextEvent(client, 'tools-changed', (event) => event.reason === 'server-up' && event.server === 'victim');
     expect(states).toEqual(['reconnecting', 'ready']);
+    await annotate(`measured: the call rejected ${rejectedMs} ms after SIGKILL; ready again ${Date.now() - killedAt} ms after it`);
     const secondPid = pidOf(client, 'victim');
     expect(secondPid).not.toBe(firstPid);
     expect((await client.callTool('victim__echo', { message: 'after restart' })).content[0]).toEqual({ type: 'text', text: 'after restart' });
@@ -82,7 +84,7 @@ describe('crash and restart', () => {
     expect(livingProcesses().filter((process) => process.cmdline.includes(counts))).toEqual([]);
   });
 
-  test('a read-only tool is retried through a restart; a tool that writes is not (counted where the calls land)', async () => {
+  test('a read-only tool is retried through a restart; a tool that writes is not (counted where the calls land)', async ({ annotate }) => {
     const counts = tempFile('counts');
     const client = await connect({ mcpServers: { flaky: fault('ok', ['--count-file', counts], { restart: { delay: '50ms' } }) } });
     const read = await client.callTool('crash_once', {});
@@ -96,9 +98,10 @@ describe('crash and restart', () => {
     await nextEvent(client, 'tools-changed', (event) => event.reason === 'server-up');
     expect((await client.callTool('echo', { message: 'up' })).content[0]).toEqual({ type: 'text', text: 'up' });
     expect(lines(counts, 'tool write_crash_once')).toBe(1);
+    await annotate(`measured: crash_once (readOnlyHint) reached the server ${lines(counts, 'tool crash_once')}× and succeeded; write_crash_once reached it ${lines(counts, 'tool write_crash_once')}× and failed with ${write.code}`);
   });
 
-  test('a server whose restarts keep failing opens the circuit (failed), others are unaffected, and a later probe brings it back', async () => {
+  test('a server whose restarts keep failing opens the circuit (failed), others are unaffected, and a later probe brings it back', async ({ annotate }) => {
     const marker = tempFile('marker');
     const client = await connect({
       mcpServers: {
@@ -107,19 +110,24 @@ describe('crash and restart', () => {
       },
     });
     const down = nextEvent(client, 'server-state-change', (event) => event.server === 'brittle' && event.to === 'failed');
+    const killedAt = Date.now();
     process.kill(pidOf(client, 'brittle'), 'SIGKILL');
     await down;
+    const openedMs = Date.now() - killedAt;
     const status = client.status().find((server) => server.name === 'brittle');
     expect(status).toMatchObject({ state: 'failed', error: { code: ErrorCode.ServerStartFailed, message: expect.stringContaining('exited with code 3') } });
     expect(client.listTools().some((tool) => tool.server === 'brittle')).toBe(false);
     // Calls to it fail at once, naming the reason; the other server serves.
     const started = Date.now();
     await expect(client.callTool('brittle__echo', { message: 'x' })).rejects.toMatchObject({ code: ErrorCode.ServerDisconnected });
-    expect(Date.now() - started).toBeLessThan(1_000);
+    const rejectedMs = Date.now() - started;
+    expect(rejectedMs).toBeLessThan(1_000);
     expect((await client.callTool('steady__echo', { message: 'fine' })).content[0]).toEqual({ type: 'text', text: 'fine' });
     // Let it start again: the next probe succeeds.
     unlinkSync(marker);
+    const probeFrom = Date.now();
     await nextEvent(client, 'tools-changed', (event) => event.reason === 'server-up' && event.server === 'brittle');
+    await annotate(`measured: circuit open (failed) ${openedMs} ms after the kill, after 2 failed restarts; a call to it rejected in ${rejectedMs} ms; back ${Date.now() - probeFrom} ms after the cause was removed (probe every 300 ms)`);
     expect((await client.callTool('brittle__echo', { message: 'back' })).content[0]).toEqual({ type: 'text', text: 'back' });
   });
 
@@ -134,14 +142,16 @@ describe('crash and restart', () => {
     expect(event.removed).toEqual(['v1']);
   });
 
-  test('health checks: a frozen server misses pings, is marked degraded, then restarted', async () => {
+  test('health checks: a frozen server misses pings, is marked degraded, then restarted', async ({ annotate }) => {
     const client = await connect({ mcpServers: { frozen: fault('ok', [], { healthCheck: { interval: '100ms', timeout: '100ms', misses: 3 }, restart: { delay: '50ms' } }) } });
     const pid = pidOf(client, 'frozen');
     const states: string[] = [];
     client.on('server-state-change', ({ to }) => states.push(to));
     const back = nextEvent(client, 'tools-changed', (event) => event.reason === 'server-up');
+    const stoppedAt = Date.now();
     process.kill(pid, 'SIGSTOP');
     await back;
+    await annotate(`measured: SIGSTOP to ready on a new process in ${Date.now() - stoppedAt} ms (ping every 100 ms, 3 misses)`);
     expect(states).toEqual(['degraded', 'reconnecting', 'ready']);
     expect(pidOf(client, 'frozen')).not.toBe(pid);
     await waitFor(() => !isAlive(pid), 5_000, 'the frozen process to be killed');
@@ -157,7 +167,7 @@ describe('Streamable HTTP faults (kitchen-sink over HTTP)', () => {
   afterAll(async () => fixture?.close());
   const control = async (path: string): Promise<{ initializes: number; toolCalls: number }> => (await fetch(`http://127.0.0.1:${fixture.port}/control/${path}`, { method: 'POST' })).json() as Promise<{ initializes: number; toolCalls: number }>;
 
-  test('a 404 session storm: one re-initialize, every caller succeeds', async () => {
+  test('a 404 session storm: one re-initialize, every caller succeeds', async ({ annotate }) => {
     const client = await connect({ mcpServers: { remote: { url: fixture.url('/mcp') } } });
     const before = await control('stats');
     await control('forget-sessions');
@@ -165,10 +175,11 @@ describe('Streamable HTTP faults (kitchen-sink over HTTP)', () => {
     expect(results.map((result) => result.content[0])).toEqual(Array.from({ length: 20 }, (_, index) => ({ type: 'text', text: `m${index}` })));
     const after = await control('stats');
     expect(after.initializes - before.initializes).toBe(1);
+    await annotate(`measured: 20 concurrent callers after the server forgot the session: ${after.initializes - before.initializes} initialize, ${results.length} results`);
     expect(client.status()[0]?.state).toBe('ready');
   });
 
-  test('HTTP 500: a read-only tool is retried, a tool that may write is not', async () => {
+  test('HTTP 500: a read-only tool is retried, a tool that may write is not', async ({ annotate }) => {
     const client = await connect({ mcpServers: { remote: { url: fixture.url('/mcp'), retry: { attempts: 3, backoff: '20ms' } } } });
     let before = (await control('stats')).toolCalls;
     await control('fail-next?count=1&status=500');
@@ -179,6 +190,7 @@ describe('Streamable HTTP faults (kitchen-sink over HTTP)', () => {
     const error = (await client.callTool('fail', {}).catch((caught: unknown) => caught)) as SwitchboardError;
     expect(error).toMatchObject({ code: ErrorCode.ServerHttpError, details: { status: 503 } });
     expect((await control('stats')).toolCalls - before).toBe(1);
+    await annotate('measured: after one HTTP 500, echo (readOnlyHint) reached the server 2× and succeeded; after one 503, fail reached it 1× and returned SERVER_HTTP_ERROR');
   });
 });
 
@@ -190,14 +202,16 @@ describe('slow, large and noisy', () => {
     await expect(client.callTool('drip', { chunks: 10, ms: 200 }, { timeoutMs: 300 })).rejects.toMatchObject({ code: ErrorCode.RequestTimeout });
   });
 
-  test('a 20 MB result arrives whole', async () => {
+  test('a 20 MB result arrives whole', async ({ annotate }) => {
     const client = await connect({ mcpServers: { big: fault('ok') } });
+    const started = Date.now();
     const result = await client.callTool('big', { mb: 20 });
+    await annotate(`measured: 20 MiB result in ${Date.now() - started} ms`);
     const item = result.content[0];
     expect(item?.type === 'text' && item.text.length).toBe(20 * 1024 * 1024);
   });
 
-  test('a flood of 300 list_changed notifications is debounced into one re-list and one event', async () => {
+  test('a flood of 300 list_changed notifications is debounced into one re-list and one event', async ({ annotate }) => {
     const counts = tempFile('counts');
     const client = await connect({ mcpServers: { noisy: fault('ok', ['--count-file', counts]) } }, { listChangedDebounceMs: 100 });
     const events: unknown[] = [];
@@ -209,6 +223,7 @@ describe('slow, large and noisy', () => {
     await waitFor(() => lines(counts, 'tools/list') >= listsBefore + 1, 5_000, 'the re-list');
     expect(lines(counts, 'tools/list') - listsBefore).toBeLessThanOrEqual(2);
     expect(events.length).toBeLessThanOrEqual(2);
+    await annotate(`measured: 300 notifications → ${lines(counts, 'tools/list') - listsBefore} tools/list, ${events.length} tools-changed event(s)`);
   });
 });
 
@@ -252,7 +267,7 @@ describe('result cache', () => {
   });
 });
 
-test('200 connect/close cycles: processes, file descriptors and heap return to their start values', async () => {
+test('200 connect/close cycles: processes, file descriptors and heap return to their start values', async ({ annotate }) => {
   const spec = specOf('cycle', { command: MINIMAL_SERVER });
   const fds = (): number => readdirCount('/proc/self/fd');
   // A real collection before each reading (vitest workers do not run with --expose-gc).
@@ -279,10 +294,12 @@ test('200 connect/close cycles: processes, file descriptors and heap return to t
   await waitFor(() => fds() <= fdsBefore + 2, 5_000, 'file descriptors to be released');
   // Heap: back within 1 MB of the start once garbage is collected (a leak of one connection per
   // cycle would be several MB over 200 cycles).
-  expect(heap() - heapBefore).toBeLessThan(1024 * 1024);
+  const heapDelta = heap() - heapBefore;
+  expect(heapDelta).toBeLessThan(1024 * 1024);
+  await annotate(`measured: after 200 cycles, fds ${fds() - fdsBefore >= 0 ? '+' : ''}${fds() - fdsBefore}, heap ${(heapDelta / 1024).toFixed(0)} KiB vs the start, server processes left: ${livingProcesses().filter((process) => process.cmdline.includes('minimal-server.sh')).length - processesBefore}`);
 }, 60_000);
 
-test('metrics: counts and percentiles follow a scripted sequence, in stats(), Prometheus and OpenTelemetry spans', async () => {
+test('metrics: counts and percentiles follow a scripted sequence, in stats(), Prometheus and OpenTelemetry spans', async ({ annotate }) => {
   const { trace } = await import('@opentelemetry/api');
   const spans: Array<{ name: string; attributes: Record<string, unknown>; status?: { code: number }; ended: boolean }> = [];
   trace.setGlobalTracerProvider({
@@ -325,6 +342,7 @@ test('metrics: counts and percentiles follow a scripted sequence, in stats(), Pr
     expect(slow?.latency.p95).toBeGreaterThanOrEqual(139);
     expect(slow?.latency.p50).toBeLessThan(slow?.latency.p95 ?? 0);
     expect(slow?.latency.max).toBe(slow?.latency.p99);
+    await annotate(`measured: slow(50…140 ms) ×10 → p50 ${slow?.latency.p50} ms, p95 ${slow?.latency.p95} ms, p99 ${slow?.latency.p99} ms; 13 calls: 11 ok, 1 timeout, 1 cancelled`);
 
     const text = await client.toPrometheus();
     expect(text).toMatch(/mcp_tool_calls_total\{server="timed",tool="slow",outcome="ok"\} 10/);
