@@ -23,6 +23,8 @@ export interface OAuthClientOptions {
   redirectUrl?: string;
   /** @default 3 */
   maxAuthorizationsPerRequest?: number;
+  /** The command that logs a person in to `server`, for error hints. @default `switchboard login <server>` */
+  loginCommand?: (server: string) => string;
 }
 
 /** The authorizer for `spec`, or undefined when the connection does not use OAuth. */
@@ -44,6 +46,7 @@ export function createOAuthAuthorizer(
     fetch: context.fetch,
     ...(options?.onAuthorizationUrl === undefined ? {} : { onAuthorizationUrl: options.onAuthorizationUrl }),
     ...(options?.redirectUrl === undefined ? {} : { redirectUrl: options.redirectUrl }),
+    ...(options?.loginCommand === undefined ? {} : { loginCommand: options.loginCommand(spec.name) }),
   });
   return new OAuthAuthorizer({
     provider,

@@ -182,11 +182,11 @@ export class OAuthAuthorizer {
         settings.grant === 'jwt-bearer' ||
         (settings.grant === undefined && (settings.clientSecret !== undefined || settings.privateKey !== undefined || settings.privateKeyFile !== undefined));
       // Fail before any request when only a person could continue and none is there.
-      if (!mayUseMachineGrant && !provider.canAuthorizeInteractively) throw loginRequired(provider.server);
+      if (!mayUseMachineGrant && !provider.canAuthorizeInteractively) throw loginRequired(provider.server, provider.loginCommand);
 
       const info = await this.#discover(challenge.resourceMetadataUrl);
       provider.selectGrant(info.authorizationServerMetadata);
-      if (provider.grant === 'authorization_code' && !provider.canAuthorizeInteractively) throw loginRequired(provider.server);
+      if (provider.grant === 'authorization_code' && !provider.canAuthorizeInteractively) throw loginRequired(provider.server, provider.loginCommand);
       await provider.saveDiscoveryState({ ...info, ...(challenge.resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl: challenge.resourceMetadataUrl.href }) });
 
       const scope = challenge.scope ?? computeScopeUnion(info.resourceMetadata?.scopes_supported?.join(' '), settings.scopes?.join(' '));
@@ -201,7 +201,7 @@ export class OAuthAuthorizer {
       const result = await auth(provider, { ...common, ...(scope === undefined ? {} : { scope }), forceReauthorization: true });
       if (result === 'REDIRECT') {
         const callback = provider.takeAuthorizationCallback();
-        if (callback === undefined) throw loginRequired(provider.server);
+        if (callback === undefined) throw loginRequired(provider.server, provider.loginCommand);
         await auth(provider, { ...common, authorizationCode: callback.code, ...(callback.iss === undefined ? {} : { iss: callback.iss }) });
       }
       const record = await provider.record();

@@ -47,12 +47,16 @@ export interface SwitchboardOAuthProviderOptions {
   redirectUrl?: string;
   /** For requests to an identity provider (`jwt-bearer`). */
   fetch: FetchLike;
+  /** The command that logs in, for the hint of a connection that needs a login. @default `switchboard login <server>` */
+  loginCommand?: string;
 }
 
 /** One server's OAuth client. Loads its record once and writes every change through. */
 export class SwitchboardOAuthProvider implements OAuthClientProvider {
   readonly server: string;
   readonly settings: OAuthSettings;
+  /** The command that logs in to this server (hints); undefined for `switchboard login <server>`. */
+  readonly loginCommand: string | undefined;
   readonly #options: SwitchboardOAuthProviderOptions;
   readonly #redirectUrl: string;
   #grant: OAuthGrant;
@@ -67,6 +71,7 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
   constructor(options: SwitchboardOAuthProviderOptions) {
     this.#options = options;
     this.server = options.server;
+    this.loginCommand = options.loginCommand;
     this.settings = options.settings;
     this.#grant = options.settings.grant ?? 'authorization_code';
     const port = options.settings.redirectPort;
@@ -200,7 +205,7 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
     const handler = this.#options.onAuthorizationUrl;
-    if (handler === undefined) throw loginRequired(this.server);
+    if (handler === undefined) throw loginRequired(this.server, this.#options.loginCommand);
     if (authorizationUrl.protocol !== 'https:' && authorizationUrl.protocol !== 'http:') {
       throw new SwitchboardError(ErrorCode.ServerUnauthorized, `server "${this.server}": the authorization endpoint is not an http(s) URL`, {
         server: this.server,
@@ -217,7 +222,7 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
 
   async codeVerifier(): Promise<string> {
     const verifier = (await this.record()).codeVerifier;
-    if (verifier === undefined) throw loginRequired(this.server);
+    if (verifier === undefined) throw loginRequired(this.server, this.#options.loginCommand);
     return verifier;
   }
 
@@ -326,10 +331,10 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
 }
 
 /** The error of a connection that needs a person to log in first. */
-export function loginRequired(server: string): SwitchboardError {
+export function loginRequired(server: string, loginCommand = `switchboard login ${server}`): SwitchboardError {
   return new SwitchboardError(ErrorCode.ServerUnauthorized, `server "${server}" requires you to log in (OAuth)`, {
     server,
-    hint: `run: switchboard login ${server}`,
+    hint: `run: ${loginCommand}`,
     details: { status: 401, reason: 'login-required' },
   });
 }

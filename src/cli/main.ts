@@ -149,11 +149,14 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     .command('login <server>', 'Log in to a remote server that uses OAuth (opens the browser, or prints the URL)')
     .option('--force', 'Log in again even when a valid token is stored')
     .option('--no-browser', 'Print the URL instead of opening a browser')
-    .action((server: string, flags: GlobalFlags & { force?: boolean; browser?: boolean }) => {
+    .option('--user <name>', 'Log in as this registry user: the tokens go to the registry, for the gateway')
+    .option('--db <target>', 'Registry database, with --user (default: $SWITCHBOARD_DB, ./.switchboard/switchboard.db)')
+    .action((server: string, flags: GlobalFlags & { force?: boolean; browser?: boolean; user?: unknown; db?: unknown }) => {
       pending = import('./commands/login.js').then(({ login }) =>
         login({
           server: String(server),
           ...configFlag(flags),
+          ...userFlags(flags),
           force: flags.force === true,
           openBrowser: flags.browser !== false,
           logger: setup(flags),
@@ -184,8 +187,10 @@ export async function runCli(argv: readonly string[]): Promise<number> {
 
   cli
     .command('logout <server>', 'Forget the OAuth tokens stored for a server')
-    .action((server: string, flags: GlobalFlags) => {
-      pending = import('./commands/login.js').then(({ logout }) => logout({ server: String(server), ...configFlag(flags), logger: setup(flags) }));
+    .option('--user <name>', 'Forget the tokens of this registry user')
+    .option('--db <target>', 'Registry database, with --user (default: $SWITCHBOARD_DB, ./.switchboard/switchboard.db)')
+    .action((server: string, flags: GlobalFlags & { user?: unknown; db?: unknown }) => {
+      pending = import('./commands/login.js').then(({ logout }) => logout({ server: String(server), ...configFlag(flags), ...userFlags(flags), logger: setup(flags) }));
     });
 
   // Hidden: the client the official MCP conformance suite drives (`npm run conformance`).
@@ -339,6 +344,10 @@ function listOf(value: unknown): string[] {
 
 function configFlag(flags: GlobalFlags): { config?: string } {
   return flags.config === undefined ? {} : { config: String(flags.config) };
+}
+
+function userFlags(flags: { user?: unknown; db?: unknown }): { user?: string; db?: string } {
+  return { ...(flags.user === undefined ? {} : { user: String(flags.user) }), ...(flags.db === undefined ? {} : { db: String(flags.db) }) };
 }
 
 /** Prints what went wrong (no stack traces for user mistakes) and picks the exit code. */

@@ -19,6 +19,7 @@
  * ```
  */
 
+import type { OAuthClientOptions } from '../auth/create-oauth-authorizer.js';
 import type { NamingStrategy, ServerSpec } from '../config/server-spec.js';
 import type { ServerConnectionOptions } from '../connection/server-connection.js';
 import { ErrorCode, SwitchboardError } from '../errors.js';
@@ -29,6 +30,7 @@ import type { HostResolver } from './resolve-host.js';
 import type { ServerRegistry } from './server-registry.js';
 import type { UserServerConfig } from './server-store.js';
 import { AuditWriter } from './audit-writer.js';
+import { RegistryOAuthTokenStore } from './registry-oauth-token-store.js';
 import { UserClient, type UserClientOptions } from './user-client.js';
 
 /** A client unused this long is closed. @default 600000 (10 minutes) */
@@ -61,6 +63,12 @@ export interface ClientPoolOptions extends Pick<UserClientOptions, 'clientOption
   sharedConfig?: SharedConfig;
   /** Connection options of one user's servers (e.g. where their elicitation requests go). */
   connectionOptionsFor?: (user: RegistryUser) => ((spec: ServerSpec) => ServerConnectionOptions) | undefined;
+  /**
+   * OAuth for remote servers with each user's own tokens, kept in the registry
+   * ({@link RegistryOAuthTokenStore}; `switchboard login SERVER --user U` stores them). No browser
+   * opens from the pool: a server that needs a login fails with the command to run. @default true
+   */
+  oauth?: boolean;
 }
 
 /** Servers outside the registry that every user gets. */
@@ -242,6 +250,14 @@ export class ClientPool extends TypedEmitter<ClientPoolEvents> {
     return this.#closing;
   }
 
+  #oauthOptions(user: RegistryUser): OAuthClientOptions {
+    return {
+      store: new RegistryOAuthTokenStore(this.#registry.userSecrets, { id: user.id }),
+      loginCommand: (server) => `switchboard login ${server} --user ${user.name}`,
+      ...this.#options.clientOptions?.oauth,
+    };
+  }
+
   #create(user: RegistryUser): PoolEntry {
     let settle: { resolve: (client: UserClient) => void; reject: (error: unknown) => void } | undefined;
     const creating = new Promise<UserClient>((resolve, reject) => (settle = { resolve, reject }));
@@ -249,9 +265,10 @@ export class ClientPool extends TypedEmitter<ClientPoolEvents> {
     void (async () => {
       const config = await this.#configFor(user.id);
       const connectionOptions = this.#options.connectionOptionsFor?.(user);
+      const clientOptions = this.#options.oauth === false ? this.#options.clientOptions : { ...this.#options.clientOptions, oauth: this.#oauthOptions(user) };
       const client = await UserClient.create(config, {
         ...(connectionOptions === undefined ? {} : { connectionOptions }),
-        ...(this.#options.clientOptions === undefined ? {} : { clientOptions: this.#options.clientOptions }),
+        ...(clientOptions === undefined ? {} : { clientOptions }),
         logger: this.#logger,
         ...(this.#audit === undefined ? {} : { audit: this.#audit }),
         ...(this.#options.auditArguments === undefined ? {} : { auditArguments: this.#options.auditArguments }),

@@ -107,3 +107,68 @@ test('login refuses a stdio server and an unknown server with a usage error', as
   expect(unknown.code).toBe(2);
   expect(unknown.stderr).toContain('unknown server "nope"');
 });
+
+test('login --user keeps the tokens in that user\'s registry secrets (encrypted), for the gateway; logout --user forgets them', async () => {
+  fixture = await startOAuthProtectedServer();
+  directory = await mkdtemp(join(tmpdir(), 'switchboard-login-'));
+  const config = join(directory, 'switchboard.json');
+  const db = join(directory, 'switchboard.db');
+  await writeFile(config, JSON.stringify({ mcpServers: { remote: { url: fixture.url } } }));
+  const env = { SWITCHBOARD_HOME: join(directory, 'home'), SWITCHBOARD_SECRET_KEY: '', SWITCHBOARD_DB: '' };
+  const { ServerRegistry } = await import('../../src/registry/server-registry.js');
+  const { RegistryOAuthTokenStore } = await import('../../src/registry/registry-oauth-token-store.js');
+  const openRegistry = () => ServerRegistry.open({ db, keyFile: join(directory ?? '', 'secret.key'), watch: false });
+  const setup = await openRegistry();
+  await setup.users.add('alice');
+  await setup.close();
+
+  let browsed: Promise<number> | undefined;
+  const login = await runCli(['login', 'remote', '--user', 'alice', '--db', db, '--config', config, '--no-browser'], env, (stderr) => {
+    const url = /^\s+(http:\/\/127\.0\.0\.1:\d+\/authorize\?\S+)$/m.exec(stderr)?.[1];
+    if (url === undefined || browsed !== undefined) return;
+    browsed = (async () => {
+      const approval = await fetch(url, { redirect: 'manual' });
+      const page = await fetch(approval.headers.get('location') ?? '');
+      await page.text();
+      return page.status;
+    })();
+  });
+  expect(login.code, login.stderr).toBe(0);
+  expect(await browsed).toBe(200);
+  expect(login.stdout).toContain('logged in to "remote" as user "alice"');
+
+  // In the registry, for alice, encrypted; not in the CLI's own token files.
+  const key = `${new URL(fixture.url).href} dynamic`;
+  const registry = await openRegistry();
+  try {
+    expect((await new RegistryOAuthTokenStore(registry.userSecrets, 'alice').get(key))?.tokens?.access_token).toBe(fixture.log.issued.accessTokens[0]);
+  } finally {
+    await registry.close();
+  }
+  const file = (await import('node:fs/promises')).readFile;
+  const dump = (await file(db)).toString('latin1');
+  for (const secret of fixture.secrets()) expect(dump.includes(secret)).toBe(false);
+  await expect(stat(join(directory, 'home', 'oauth'))).rejects.toMatchObject({ code: 'ENOENT' });
+
+  const logout = await runCli(['logout', 'remote', '--user', 'alice', '--db', db, '--config', config], env);
+  expect(logout.code, logout.stderr).toBe(0);
+  expect(logout.stdout).toContain('forgot the OAuth tokens of "remote" for user "alice"');
+  const after = await openRegistry();
+  try {
+    expect(await new RegistryOAuthTokenStore(after.userSecrets, 'alice').get(key)).toBeUndefined();
+  } finally {
+    await after.close();
+  }
+
+  // Mistakes: --db without --user, an unknown user, a server the user does not have.
+  const noUser = await runCli(['login', 'remote', '--db', db, '--config', config], env);
+  expect(noUser.code).toBe(2);
+  expect(noUser.stderr).toContain('add --user NAME');
+  const nobody = await runCli(['login', 'remote', '--user', 'nobody', '--db', db, '--config', config, '--no-browser'], env);
+  expect(nobody.code).not.toBe(0);
+  expect(nobody.stderr).toMatch(/nobody/);
+  expect(nobody.stderr).not.toMatch(/\n\s+at /);
+  const noServer = await runCli(['login', 'elsewhere', '--user', 'alice', '--db', db, '--no-browser'], env);
+  expect(noServer.code).toBe(2);
+  expect(noServer.stderr).toContain('user "alice" has no server "elsewhere"');
+});

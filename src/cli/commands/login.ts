@@ -4,18 +4,24 @@
  * server; when it asks for authorization, the authorization URL is opened in the browser (or printed)
  * and a loopback server on 127.0.0.1 receives the redirect; the tokens are stored encrypted
  * (`.switchboard/oauth/`) for every later command. `switchboard logout SERVER` forgets them.
+ * With `--user U`, the server is one user U has in the registry (their own, a shared one, or one of
+ * `--config`), and the tokens go to U's encrypted secrets in the registry, where the gateway's
+ * client of U uses them; a tenant's server is reached under their address policy.
  */
 
 import { FileOAuthTokenStore } from '../../auth/file-oauth-token-store.js';
+import type { OAuthTokenStore } from '../../auth/oauth-token-store.js';
 import type { AuthorizationUrlHandler } from '../../auth/authorization-callback.js';
 import { startLoopbackRedirectServer } from '../../auth/loopback-redirect-server.js';
 import { oauthStoreKey } from '../../auth/oauth-token-store.js';
 import { openBrowser } from '../../auth/open-browser.js';
 import type { HttpServerSpec } from '../../config/server-spec.js';
 import { ServerConnection } from '../../connection/server-connection.js';
+import type { FetchLike } from '@modelcontextprotocol/client';
 import type { Logger } from '../../logger.js';
 import { usageError } from '../cli-error.js';
 import { loadConfigForCli } from '../connect-config.js';
+import { openRegistryForCli } from '../open-registry.js';
 import { style, writeDiagnostic, writeResult } from '../output.js';
 
 /** How long a login may wait for the person to finish in the browser. @default 300000 */
@@ -31,14 +37,33 @@ export interface LoginOptions {
   openBrowser?: boolean;
   logger: Logger;
   signal?: AbortSignal;
+  /** Log in as this registry user: their server, their tokens, kept in the registry. */
+  user?: string;
+  /** The registry (with `user`). @default `$SWITCHBOARD_DB`, else `.switchboard/switchboard.db` */
+  db?: string;
   /** Where tokens go. @default a {@link FileOAuthTokenStore} in `.switchboard/oauth` */
   store?: FileOAuthTokenStore;
 }
 
+/** Where a login or logout acts: the server, the token store, and the fetch to reach it. */
+interface LoginTarget {
+  spec: HttpServerSpec;
+  store: OAuthTokenStore;
+  fetch: FetchLike | undefined;
+  close(): Promise<void>;
+}
+
 /** Logs in to one server; exits 1 when the login fails. */
 export async function login(options: LoginOptions): Promise<void> {
-  const spec = await remoteSpec(options.server, options);
-  const store = options.store ?? new FileOAuthTokenStore();
+  const target = await loginTarget(options);
+  try {
+    await loginTo(target, options);
+  } finally {
+    await target.close();
+  }
+}
+
+async function loginTo({ spec, store, fetch }: LoginTarget, options: LoginOptions): Promise<void> {
   const loopback = await startLoopbackRedirectServer(spec.oauth?.redirectPort ?? 0);
   try {
     const onAuthorizationUrl: AuthorizationUrlHandler = async (url, context) => {
@@ -53,6 +78,7 @@ export async function login(options: LoginOptions): Promise<void> {
     const connection = new ServerConnection(loginSpec, {
       logger: options.logger,
       oauth: { store, onAuthorizationUrl, redirectUrl: loopback.redirectUrl },
+      ...(fetch === undefined ? {} : { fetch }),
     });
     try {
       const provider = (await connection.oauthAuthorizer())?.provider;
@@ -68,7 +94,8 @@ export async function login(options: LoginOptions): Promise<void> {
         tokens.refresh_token === undefined ? 'no refresh token' : 'refreshable',
         tokens.expires_in === undefined ? undefined : `expires in ${Math.round(tokens.expires_in / 60)} min`,
       ].filter((fact) => fact !== undefined);
-      writeResult(`${style.green('✓', true)} logged in to "${spec.name}" (${facts.join(', ')})`);
+      const who = options.user === undefined ? '' : ` as user "${options.user}"`;
+      writeResult(`${style.green('✓', true)} logged in to "${spec.name}"${who} (${facts.join(', ')})`);
     } finally {
       await connection.close();
     }
@@ -82,21 +109,68 @@ export interface LogoutOptions {
   server: string;
   config?: string;
   logger: Logger;
+  /** Forget the tokens of this registry user. */
+  user?: string;
+  db?: string;
   store?: FileOAuthTokenStore;
 }
 
 /** Deletes the stored OAuth record of a server. */
 export async function logout(options: LogoutOptions): Promise<void> {
-  const spec = await remoteSpec(options.server, options);
-  const store = options.store ?? new FileOAuthTokenStore();
-  await store.delete(oauthStoreKey(spec.url, spec.oauth?.clientId ?? spec.oauth?.clientMetadataUrl));
-  writeResult(`forgot the OAuth tokens of "${spec.name}"`);
+  const { spec, store, close } = await loginTarget(options);
+  try {
+    await store.delete(oauthStoreKey(spec.url, spec.oauth?.clientId ?? spec.oauth?.clientMetadataUrl));
+  } finally {
+    await close();
+  }
+  writeResult(`forgot the OAuth tokens of "${spec.name}"${options.user === undefined ? '' : ` for user "${options.user}"`}`);
 }
 
-async function remoteSpec(name: string, options: { config?: string; logger: Logger }): Promise<HttpServerSpec> {
+async function loginTarget(options: { server: string; config?: string; logger: Logger; user?: string; db?: string; store?: FileOAuthTokenStore }): Promise<LoginTarget> {
+  if (options.user === undefined) {
+    if (options.db !== undefined) throw usageError('--db names the registry of --user: add --user NAME (without it, tokens are kept in .switchboard/oauth)');
+    const spec = remoteOnly(await configSpec(options.server, options), options.server);
+    return { spec, store: options.store ?? new FileOAuthTokenStore(), fetch: undefined, close: async () => {} };
+  }
+  const registry = await openRegistryForCli(options.db, options.logger);
+  let pinned: { fetch: FetchLike; close(): Promise<void> } | undefined;
+  try {
+    const { RegistryOAuthTokenStore } = await import('../../registry/registry-oauth-token-store.js');
+    const user = await registry.users.get(options.user);
+    const userConfig = await registry.configForUser({ id: user.id });
+    // The gateway gives every user the servers of its --config too (a registry server of the same name wins).
+    const found = userConfig.config.servers.find((server) => server.name === options.server) ?? (options.config === undefined ? undefined : await configSpec(options.server, options));
+    if (found === undefined) throw usageError(`user "${options.user}" has no server "${options.server}" (see: switchboard servers list --user ${options.user})`);
+    const spec = remoteOnly(found, options.server);
+    if (userConfig.policy !== undefined && userConfig.tenantServers.has(spec.name)) {
+      const { createPinnedFetch } = await import('../../registry/pinned-fetch.js');
+      pinned = await createPinnedFetch({ policy: userConfig.policy, subject: `a server of user "${user.name}"`, logger: options.logger });
+    }
+    const fence = pinned;
+    return {
+      spec,
+      store: new RegistryOAuthTokenStore(registry.userSecrets, { id: user.id }),
+      fetch: fence?.fetch,
+      close: async () => {
+        await fence?.close();
+        await registry.close();
+      },
+    };
+  } catch (error) {
+    await pinned?.close();
+    await registry.close();
+    throw error;
+  }
+}
+
+async function configSpec(name: string, options: { config?: string; logger: Logger }) {
   const { config } = await loadConfigForCli({ ...(options.config === undefined ? {} : { config: options.config }), server: [name], logger: options.logger });
   const spec = config.servers[0];
   if (spec === undefined) throw usageError(`unknown server "${name}"`);
+  return spec;
+}
+
+function remoteOnly(spec: Awaited<ReturnType<typeof configSpec>>, name: string): HttpServerSpec {
   if (spec.type !== 'http') throw usageError(`server "${name}" is started as a process; login is for remote (URL) servers`);
   return spec;
 }
