@@ -4,8 +4,8 @@
 //   test/fixtures/servers/conformance-server.mjs over stdio with `naming: none` (the suite calls the
 //   fixture's tool, resource and prompt names unprefixed), a temporary registry database, and a
 //   random SWITCHBOARD_TOKEN.
-// - kind 'fixture': the fixture alone over Streamable HTTP (`--http 0`), for as long as the gateway is
-//   not built, so the server leg still runs.
+// - kind 'fixture' (`--server-target fixture`): the fixture alone over Streamable HTTP (`--http 0`),
+//   to tell a fault of the gateway from one of the fixture.
 //
 // The suite's runner cannot send custom headers (neither 0.1.16 nor 0.2.0-alpha.12 has an option for
 // it), but the gateway requires a bearer token on every /mcp request. So the runner talks to a
@@ -63,7 +63,7 @@ export async function startServerTarget({ root, kind }) {
     const label =
       kind === 'gateway'
         ? '`switchboard serve` (the gateway) in front of `test/fixtures/servers/conformance-server.mjs` over stdio, `naming: none`'
-        : 'the fixture server alone, `test/fixtures/servers/conformance-server.mjs --http` — NOT the gateway (dist/gateway is not built yet)';
+        : 'the fixture server alone, `test/fixtures/servers/conformance-server.mjs --http` — NOT the gateway (--server-target fixture)';
     return { url: `http://127.0.0.1:${proxy.port}/mcp`, label, stop };
   } catch (error) {
     await stop();

@@ -13,8 +13,8 @@
 //   test/conformance/expected-2026-07-28.txt that fails is a regression).
 // - Server sets: 0.1.16 (every `active` scenario must pass; pending ones are recorded) and
 //   0.2.0-alpha.12 with the 2025-11-25 requirements (every one must pass), against the gateway in
-//   front of test/fixtures/servers/conformance-server.mjs, or the fixture alone while the gateway is not
-//   built (scripts/conformance-server-target.mjs; a loopback proxy adds the gateway's bearer token).
+//   front of test/fixtures/servers/conformance-server.mjs (scripts/conformance-server-target.mjs; a
+//   loopback proxy adds the gateway's bearer token). `--server-target fixture` judges the fixture alone.
 //
 // Usage: node scripts/conformance.mjs [--scenario NAME] [--set stable|2025-11-25|2026-07-28|server]
 //                                     [--server-target gateway|fixture] [--no-write]
@@ -142,9 +142,8 @@ async function requirementsSet(revision) {
 
 // ---- SERVER SCENARIOS (the gateway, issue 6; see scripts/conformance-server-target.mjs) -------------
 // The server scenarios judge the gateway (`switchboard serve`) in front of our fixture server over
-// stdio with naming `none`. While the gateway is not built (no dist/gateway), they judge the fixture
-// alone, labelled as such, so the leg and the fixture keep running in CI. `--server-target
-// gateway|fixture` forces one.
+// stdio with naming `none`; `--server-target fixture` judges the fixture alone (labelled as such), to
+// tell a gateway fault from a fixture fault.
 // Scenarios of 0.1.16 outside its `active` suite (pending upstream): run and recorded, not required.
 const PENDING_SERVER_SCENARIOS = new Set(['json-schema-2020-12', 'server-sse-polling']);
 
@@ -166,13 +165,13 @@ async function listServerScenarios(packageDir) {
 
 async function serverSets() {
   const gatewayBuilt = existsSync(resolve(ROOT, 'dist/gateway'));
-  const kind = serverTarget ?? (gatewayBuilt ? 'gateway' : 'fixture');
+  const kind = serverTarget ?? 'gateway';
   if (kind !== 'gateway' && kind !== 'fixture') {
     process.stderr.write(`conformance: --server-target must be gateway or fixture, got ${kind}\n`);
     process.exit(2);
   }
   if (kind === 'gateway' && !gatewayBuilt) {
-    process.stderr.write('conformance: --server-target gateway, but dist/gateway is missing (the gateway, issue 6, is not built)\n');
+    process.stderr.write('conformance: dist/gateway is missing: run `npm run build` first (npm run conformance does)\n');
     process.exit(2);
   }
   const stableVersion = versionOf(STABLE);
@@ -180,7 +179,7 @@ async function serverSets() {
   const who = kind === 'gateway' ? 'Server (gateway)' : 'Server (the fixture alone, not the gateway)';
   const stableTitle = `${who}, @modelcontextprotocol/conformance ${stableVersion} (every scenario; \`active\` ones scored)`;
   const alphaTitle = `${who}, conformance ${alphaVersion} --requirements 2025-11-25`;
-  process.stderr.write(`server scenarios: starting ${kind === 'gateway' ? 'the gateway in front of the fixture' : 'the fixture alone (the gateway is not built)'}\n`);
+  process.stderr.write(`server scenarios: starting ${kind === 'gateway' ? 'the gateway in front of the fixture' : 'the fixture alone (--server-target fixture)'}\n`);
   let target;
   try {
     target = await startServerTarget({ root: ROOT, kind });
@@ -242,7 +241,7 @@ function report() {
     '`switchboard conformance-client` (the library through its public API; OAuth logins completed headlessly),',
     'one scenario at a time, the runner on Node 22 and the client on the Node of the PATH.',
     'The server scenarios judge `switchboard serve` in front of `test/fixtures/servers/conformance-server.mjs`',
-    '(stdio, `naming: none`), or that fixture alone while the gateway is not built; the runner cannot send',
+    '(stdio, `naming: none`); the runner cannot send',
     'headers, so it reaches the server through a loopback proxy that adds the bearer token and passes',
     'everything else (Host and Origin included) through.',
     '',
