@@ -10,7 +10,6 @@
  */
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { Writable } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { ErrorCode, SwitchboardError } from '../errors.js';
 import { noopLogger, type Logger } from '../logger.js';
@@ -75,7 +74,6 @@ export class StdioProcessTransport implements Transport {
   #closing: Promise<void> | undefined;
   #exited: Promise<void> | undefined;
   #drained: Promise<void> | undefined;
-  #corked = false;
 
   constructor(options: StdioProcessTransportOptions) {
     this.#options = options;
@@ -191,20 +189,8 @@ export class StdioProcessTransport implements Transport {
         server: this.#options.serverName,
       });
     }
-    // Messages written in the same tick leave in one writev(2): with many calls in flight this
-    // saves a system call and a wake-up of the server per message.
-    if (!this.#corked) {
-      this.#corked = true;
-      stdin.cork();
-      process.nextTick(this.#uncork, stdin);
-    }
     return stdin.write(`${JSON.stringify(message)}\n`);
   }
-
-  readonly #uncork = (stdin: Writable): void => {
-    this.#corked = false;
-    stdin.uncork();
-  };
 
   /**
    * Ends the process group: stdin EOF, then SIGTERM, then SIGKILL, each bounded. Idempotent; safe
