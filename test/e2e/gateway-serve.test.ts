@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { KITCHEN_SINK, ROOT } from '../helpers/fixtures.js';
 import { connectV2 } from '../helpers/gateway.js';
 import { descendantsOf, isAlive, waitFor } from '../helpers/processes.js';
-import { SWITCHBOARD_BIN, runCli } from '../helpers/run-cli.js';
+import { SWITCHBOARD_BIN, runCli, runProcess } from '../helpers/run-cli.js';
 
 const INSPECTOR_CLI = resolve(ROOT, 'node_modules/@modelcontextprotocol/inspector-cli/build/cli.js');
 
@@ -54,21 +54,7 @@ async function stop(serve: ServeProcess): Promise<number | null> {
 
 /** Runs the MCP Inspector CLI (from a folder whose parent has a package.json: 1.0.3 looks for its own there). */
 function inspector(cwd: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, [INSPECTOR_CLI, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`inspector ${args.join(' ')} timed out\n${stderr}`));
-    }, 30_000);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolveRun({ code, stdout, stderr });
-    });
-  });
+  return runProcess(process.execPath, [INSPECTOR_CLI, ...args], { cwd, label: `inspector ${args.join(' ')}` });
 }
 
 let dir: string;

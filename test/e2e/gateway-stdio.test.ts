@@ -4,7 +4,6 @@
  * carries only the protocol (logs go to stderr), and when the client closes stdin the gateway exits
  * 0 with every server process gone.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -14,7 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { KITCHEN_SINK, ROOT } from '../helpers/fixtures.js';
 import { descendantsOf, isAlive, waitFor } from '../helpers/processes.js';
-import { SWITCHBOARD_BIN } from '../helpers/run-cli.js';
+import { SWITCHBOARD_BIN, runProcess } from '../helpers/run-cli.js';
 
 const INSPECTOR_CLI = resolve(ROOT, 'node_modules/@modelcontextprotocol/inspector-cli/build/cli.js');
 
@@ -35,21 +34,7 @@ afterAll(() => {
 });
 
 function inspector(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, [INSPECTOR_CLI, ...args], { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`inspector timed out\n${stderr}`));
-    }, 30_000);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolveRun({ code, stdout, stderr });
-    });
-  });
+  return runProcess(process.execPath, [INSPECTOR_CLI, ...args], { cwd: work, label: 'inspector' });
 }
 
 test('the MCP Inspector CLI lists and calls tools through `serve --stdio`', async () => {

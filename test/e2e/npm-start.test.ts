@@ -14,28 +14,11 @@ import { join, resolve } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { ROOT } from '../helpers/fixtures.js';
 import { descendantsOf, isAlive, waitFor } from '../helpers/processes.js';
+import { runProcess } from '../helpers/run-cli.js';
 
 const INSPECTOR_CLI = resolve(ROOT, 'node_modules/@modelcontextprotocol/inspector-cli/build/cli.js');
 const dir = mkdtempSync(join(tmpdir(), 'sb-npm-start-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function run(command: string, args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolveRun, reject) => {
-    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${args.join(' ')} timed out\n${stderr}`));
-    }, 45_000);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolveRun({ code, stdout, stderr });
-    });
-  });
-}
 
 test('npm start serves the demo servers; the Inspector CLI lists their tools through the gateway; SIGTERM ends everything', async () => {
   const token = `sb_demo_${randomBytes(16).toString('hex')}`;
@@ -54,7 +37,7 @@ test('npm start serves the demo servers; the Inspector CLI lists their tools thr
     // The Inspector CLI looks for a package.json in the parent of its working folder.
     writeFileSync(join(dir, 'package.json'), '{"private":true}\n');
     mkdirSync(join(dir, 'work'), { recursive: true });
-    const list = await run(process.execPath, [INSPECTOR_CLI, '--cli', `${url}/mcp`, '--transport', 'http', '--header', `Authorization: Bearer ${token}`, '--method', 'tools/list'], join(dir, 'work'));
+    const list = await runProcess(process.execPath, [INSPECTOR_CLI, '--cli', `${url}/mcp`, '--transport', 'http', '--header', `Authorization: Bearer ${token}`, '--method', 'tools/list'], { cwd: join(dir, 'work'), timeoutMs: 45_000 });
     expect(list.code, list.stderr).toBe(0);
     const tools = (JSON.parse(list.stdout) as { tools: Array<{ name: string; description?: string }> }).tools;
     // Each demo server contributes; descriptions say which server a tool comes from.

@@ -1,5 +1,5 @@
 /**
- * Runs the built `switchboard` bin as a user would, with a bounded wait.
+ * Runs the built `switchboard` bin as a user would (and other programs), with a bounded wait.
  */
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -17,13 +17,23 @@ export interface CliRun {
   ms: number;
 }
 
-export async function runCli(args: string[], options: { cwd?: string; env?: Record<string, string | undefined>; timeoutMs?: number; stdin?: string } = {}): Promise<CliRun> {
-  const started = performance.now();
-  const child = spawn(process.execPath, [SWITCHBOARD_BIN, ...args], {
+/** Runs the built `switchboard` bin with `args`. */
+export function runCli(args: string[], options: { cwd?: string; env?: Record<string, string | undefined>; timeoutMs?: number; stdin?: string } = {}): Promise<CliRun> {
+  return runProcess(process.execPath, [SWITCHBOARD_BIN, ...args], {
+    ...options,
     cwd: options.cwd ?? ROOT,
     env: { ...process.env, NO_COLOR: '1', MCP_LOG_LEVEL: undefined, SWITCHBOARD_CONFIG: undefined, ...options.env },
-    stdio: ['pipe', 'pipe', 'pipe'],
+    label: `switchboard ${args.join(' ')}`,
   });
+}
+
+/**
+ * Runs a program to its end and collects its output; kills it and rejects (with its output) when it
+ * outlives `timeoutMs`. `env` is the whole environment (undefined values are left out).
+ */
+export async function runProcess(command: string, args: string[], options: { cwd?: string; env?: Record<string, string | undefined>; timeoutMs?: number; stdin?: string; label?: string } = {}): Promise<CliRun> {
+  const started = performance.now();
+  const child = spawn(command, args, { cwd: options.cwd ?? ROOT, env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   let outputMs = 0;
@@ -35,8 +45,12 @@ export async function runCli(args: string[], options: { cwd?: string; env?: Reco
   const code = await new Promise<number | null>((resolveExit, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`switchboard ${args.join(' ')} did not exit within ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+      reject(new Error(`${options.label ?? `${command} ${args.join(' ')}`} did not exit within ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
     }, timeoutMs);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
     child.once('exit', (exitCode) => {
       clearTimeout(timer);
       resolveExit(exitCode);
