@@ -2,12 +2,14 @@
  * The dashboard in a real browser (Debian's Chromium through playwright-core) against the real
  * gateway (`switchboard serve`, built CLI) with the kitchen-sink fixture as a shared server: the
  * one-time login link signs in and leaves the address bar; the demo server is ready; a tool that
- * returns an image shows a loaded <img>; that call appears in Activity; Metrics counts it; an admin
- * adds a stdio server (a validation message first), sees its tools, and removes it; a foreign token is
- * refused and the sign-in page says so; a tenant sees the shared server read-only and is told the
- * policy refuses a local command. Every page is screenshotted to test-results/dashboard/; any
- * console error or page error fails the test (the few a step expects, such as the 401 of a refused
- * token, are listed by that step).
+ * returns an image shows a loaded <img>; a tool's form marks missing arguments, and every kind of
+ * result and a tool error render; the call appears in Activity; Metrics counts it; an admin adds a
+ * stdio server (a validation message first), sees its tools, and removes it (the question keeps the
+ * keyboard focus); a foreign token is refused and the sign-in page says so; a tenant sees the shared
+ * server read-only and is told the policy refuses a local command. Every page is screenshotted to
+ * test-results/dashboard/ and audited with axe-core (WCAG 2.0/2.1 A and AA, light and dark colour
+ * scheme): any violation fails the test; so does any console error or page error (the few a step
+ * expects, such as the 401 of a refused token, are listed by that step).
  *
  * UPDATE_DASHBOARD_SCREENSHOT=1 also writes docs/dashboard.png (the README's picture).
  */
@@ -16,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { auditAccessibility } from '../helpers/axe.js';
 import { chromiumMissing, launchChromium } from '../helpers/chromium.js';
 import { KITCHEN_SINK, ROOT } from '../helpers/fixtures.js';
 import { newToken, startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.js';
@@ -35,9 +38,13 @@ describe.skipIf(skip)(`dashboard in Chromium${skip ? ` (skipped: ${missing})` : 
   const problems: string[] = [];
   /** Console errors the current step causes on purpose (matched by substring), cleared after each test. */
   let expected: string[] = [];
+  /** axe-core's findings; checked after each test, so that one finding does not cut a test's steps short. */
+  const inaccessible: string[] = [];
 
+  /** Every state worth a screenshot is also worth an accessibility audit. */
   const shot = async (name: string): Promise<void> => {
     await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+    inaccessible.push(...(await auditAccessibility(page, name)));
   };
   const db = (): string => join(dir, 'registry.db');
   const nav = (name: string) => page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name });
@@ -64,7 +71,9 @@ describe.skipIf(skip)(`dashboard in Chromium${skip ? ` (skipped: ${missing})` : 
   afterEach(() => {
     expected = [];
     const found = problems.splice(0);
+    const violations = inaccessible.splice(0);
     expect(found, 'console or page errors').toEqual([]);
+    if (violations.length > 0) throw new Error(`Accessibility violations (axe-core):\n${violations.join('\n')}`);
   });
 
   afterAll(async () => {
@@ -110,6 +119,33 @@ describe.skipIf(skip)(`dashboard in Chromium${skip ? ` (skipped: ${missing})` : 
     await expect.poll(() => page.evaluate("document.querySelector('.result img').complete ? document.querySelector('.result img').naturalWidth : 0")).toBeGreaterThan(0);
     expect(await page.locator('#result-title').textContent()).toMatch(/Result in \d/);
     await shot('tools');
+  });
+
+  test('a tool’s form marks the missing arguments; results of every kind and a tool error are shown', async () => {
+    const open = async (name: string): Promise<void> => {
+      await page.getByLabel('Search tools').fill(name);
+      await page.getByRole('link', { name: new RegExp(`^${name}\\b`) }).click();
+      await page.getByRole('button', { name: `Run ${name}` }).waitFor();
+    };
+    await open('add');
+    await page.getByRole('button', { name: 'Run add' }).click();
+    // Both numbers are required: each is marked invalid with its message, checked before any call.
+    await expect.poll(() => page.locator('#arg-add-a').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('#arg-add-b').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('.field-error').count()).toBe(2);
+    await shot('tools-form-invalid');
+
+    await open('mixed');
+    await page.getByRole('button', { name: 'Run mixed' }).click();
+    await page.locator('.result audio').waitFor();
+    expect(await page.locator('.result .part').count()).toBe(6);
+    await shot('tools-mixed-result');
+
+    await open('fail');
+    await page.getByRole('button', { name: 'Run fail' }).click();
+    await page.locator('.result-error').waitFor();
+    expect(await page.locator('#result-title').textContent()).toContain('The tool reported an error');
+    await shot('tools-error-result');
   });
 
   test('the call appears in Activity', async () => {
@@ -160,7 +196,14 @@ describe.skipIf(skip)(`dashboard in Chromium${skip ? ` (skipped: ${missing})` : 
     await shot('tools-of-added-server');
 
     await nav('Servers').click();
+    // Keyboard users keep their place: the question takes the focus, and Keep it gives it back.
     await card.getByRole('button', { name: 'Remove extra' }).click();
+    await expect.poll(() => page.evaluate('document.activeElement.textContent')).toBe('Keep it');
+    await shot('server-remove-confirm');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate("document.activeElement.getAttribute('aria-label')")).toBe('Remove extra');
+    // Asked again, from the keyboard this time.
+    await page.keyboard.press('Enter');
     await card.getByRole('button', { name: 'Yes, remove' }).click();
     await card.waitFor({ state: 'detached' });
     const listed = await fetch(`${gateway.url}/api/servers`, { headers: { authorization: `Bearer ${gateway.token}` } }).then((response) => response.json() as Promise<{ servers: Array<{ name: string }> }>);

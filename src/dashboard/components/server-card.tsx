@@ -3,7 +3,7 @@
  * One server: state, connection facts, numbers, recent calls, its error, and what the user may do.
  */
 
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ServerView } from '../api/api-types.js';
 import { formatDuration, formatPercent, formatUptime } from '../model/format.js';
 import { hrefOf } from '../state/use-route.js';
@@ -23,6 +23,15 @@ const KIND_WORDS: Record<string, string> = { url: 'remote URL', stdio: 'local co
 
 export function ServerCard({ server, now, busy, onEdit, onToggle, onRemove }: ServerCardProps) {
   const [confirming, setConfirming] = useState(false);
+  const keepButton = useRef<HTMLButtonElement>(null);
+  const removeButton = useRef<HTMLButtonElement>(null);
+  const firstRender = useRef(true);
+  // The pressed button is replaced by the question (and back): focus would fall to the page's start.
+  // It moves to the safe answer, and back to Remove when the server is kept.
+  useEffect(() => {
+    if (firstRender.current) firstRender.current = false;
+    else (confirming ? keepButton : removeButton).current?.focus();
+  }, [confirming]);
   const id = `server-${server.name.replace(/[^\w-]/g, '_')}`;
   const ready = server.enabled && server.state === 'ready';
   return (
@@ -70,7 +79,7 @@ export function ServerCard({ server, now, busy, onEdit, onToggle, onRemove }: Se
               <button type="button" class="danger" disabled={busy} onClick={onRemove}>
                 Yes, remove
               </button>
-              <button type="button" onClick={() => setConfirming(false)}>
+              <button type="button" ref={keepButton} onClick={() => setConfirming(false)}>
                 Keep it
               </button>
             </>
@@ -82,7 +91,7 @@ export function ServerCard({ server, now, busy, onEdit, onToggle, onRemove }: Se
               <button type="button" disabled={busy} onClick={onToggle} aria-label={`${server.enabled ? 'Disable' : 'Enable'} ${server.name}`}>
                 {server.enabled ? 'Disable' : 'Enable'}
               </button>
-              <button type="button" class="danger-quiet" disabled={busy} onClick={() => setConfirming(true)} aria-label={`Remove ${server.name}`}>
+              <button type="button" ref={removeButton} class="danger-quiet" disabled={busy} onClick={() => setConfirming(true)} aria-label={`Remove ${server.name}`}>
                 Remove
               </button>
             </>
