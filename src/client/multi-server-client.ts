@@ -141,6 +141,8 @@ export interface MultiServerClientOptions extends Omit<ServerConnectionOptions, 
   cacheMaxBytes?: number;
   /** The clock of cache expiry and stats timelines (ms since epoch). @default Date.now */
   now?: () => number;
+  /** How long {@link MultiServerClient.reconfigure} lets a removed server finish its calls. @default DEFAULT_DRAIN_TIMEOUT_MS */
+  drainTimeoutMs?: number;
 }
 
 /** A config object (the shape of a config file) or an already normalized config. */
@@ -161,7 +163,25 @@ interface ServerEntry {
   listTimers: Map<string, NodeJS.Timeout>;
   /** Tools named by the cache policy's `tools` globs. */
   cacheMatcher: ((name: string) => boolean) | undefined;
+  /** Calls sent to this server and not yet answered (a retired entry closes when it reaches 0). */
+  running: number;
+  idle: (() => void) | undefined;
+  /** Removed or replaced by a reconfiguration: its events no longer count. */
+  retired: boolean;
 }
+
+/** What {@link MultiServerClient.reconfigure} did, by server name. */
+export interface ReconfigureResult {
+  added: string[];
+  removed: string[];
+  /** Servers whose entry changed: a new connection replaced the old one. */
+  restarted: string[];
+  /** Servers whose entry is the same: their process or session, cache and stats carry on. */
+  unchanged: string[];
+}
+
+/** Longest wait for a removed or replaced server's running calls before it is closed anyway. */
+export const DEFAULT_DRAIN_TIMEOUT_MS = 60_000;
 
 /**
  * Many MCP servers as one tool set.
@@ -175,9 +195,9 @@ interface ServerEntry {
  * ```
  */
 export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
-  readonly config: SwitchboardConfig;
+  #config: SwitchboardConfig;
   /** Warnings found while reading the config (unknown keys, disabled servers). */
-  readonly warnings: readonly ConfigIssue[];
+  #warnings: readonly ConfigIssue[];
   readonly #options: MultiServerClientOptions;
   readonly #logger: Logger;
   readonly #entries = new Map<string, ServerEntry>();
@@ -193,14 +213,19 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
   /** Exposed names of tools whose server is down, to explain failed calls. */
   readonly #unavailable = new Map<string, string>();
   /** Servers that are enabled (the others are never started). */
-  readonly #enabledCount: number;
+  #enabledCount: number;
+  /** Removed or replaced servers finishing their calls before they close. */
+  readonly #retiring = new Set<Promise<void>>();
+  readonly #retiringEntries = new Set<ServerEntry>();
+  /** Reconfigurations run one at a time. */
+  #reconfiguring: Promise<unknown> = Promise.resolve();
   readonly #stats: StatsCollector;
   #prometheus: Promise<{ registry: Registry; detach: () => void }> | undefined;
 
   private constructor(config: SwitchboardConfig, warnings: readonly ConfigIssue[], options: MultiServerClientOptions) {
     super();
-    this.config = config;
-    this.warnings = warnings;
+    this.#config = config;
+    this.#warnings = warnings;
     this.#options = options;
     this.#logger = options.logger ?? noopLogger;
     this.#validator = new ArgumentValidator(this.#logger);
@@ -210,29 +235,44 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     this.#prompts = RoutedCatalog.empty(config.naming);
     this.#enabledCount = config.servers.filter((spec) => spec.enabled).length;
     this.onListenerError = (error, event) => this.#logger.error('event listener threw', { event, error: String(error) });
-    for (const spec of config.servers) {
-      const entry: ServerEntry = {
-        spec,
-        connection: undefined,
-        starting: undefined,
-        tools: [],
-        prompts: [],
-        resources: [],
-        resourceTemplates: [],
-        lastError: undefined,
-        state: spec.enabled ? 'connecting' : 'closed',
-        retryTimer: undefined,
-        retryAttempt: 0,
-        listTimers: new Map(),
-        cacheMatcher: spec.cache?.tools === undefined || spec.cache.tools.length === 0 ? undefined : globMatcher(spec.cache.tools),
-      };
-      this.#entries.set(spec.name, entry);
-      if (spec.enabled) {
-        // One connection per server for the client's life: it restarts and reconnects itself.
-        entry.connection = new ServerConnection(spec, { ...this.#options, logger: this.#logger, ...this.#options.connectionOptions?.(spec) });
-        this.#wire(entry, entry.connection);
-      }
+    for (const spec of config.servers) this.#entries.set(spec.name, this.#newEntry(spec));
+  }
+
+  /** The configuration in use (the latest one given to {@link reconfigure}). */
+  get config(): SwitchboardConfig {
+    return this.#config;
+  }
+
+  /** Warnings found while reading the config (unknown keys, disabled servers). */
+  get warnings(): readonly ConfigIssue[] {
+    return this.#warnings;
+  }
+
+  #newEntry(spec: ServerSpec): ServerEntry {
+    const entry: ServerEntry = {
+      spec,
+      connection: undefined,
+      starting: undefined,
+      tools: [],
+      prompts: [],
+      resources: [],
+      resourceTemplates: [],
+      lastError: undefined,
+      state: spec.enabled ? 'connecting' : 'closed',
+      retryTimer: undefined,
+      retryAttempt: 0,
+      listTimers: new Map(),
+      cacheMatcher: spec.cache?.tools === undefined || spec.cache.tools.length === 0 ? undefined : globMatcher(spec.cache.tools),
+      running: 0,
+      idle: undefined,
+      retired: false,
+    };
+    if (spec.enabled) {
+      // One connection per server entry: it restarts and reconnects itself.
+      entry.connection = new ServerConnection(spec, { ...this.#options, logger: this.#logger, ...this.#options.connectionOptions?.(spec) });
+      this.#wire(entry, entry.connection);
     }
+    return entry;
   }
 
   /**
@@ -274,6 +314,92 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     for (const entry of entries) if (entry.state === 'failed') this.#scheduleRetry(entry);
   }
 
+  /**
+   * Applies a new configuration in place. A server whose entry is unchanged keeps running — its
+   * process or session, cached results and stats carry on. Added servers start, and a changed server
+   * starts anew beside the old one, which keeps serving until the new one is ready or failed (each
+   * within its own deadline, all at once). Removed and replaced servers finish their running calls
+   * (up to `drainTimeoutMs`) and close. The catalog is rebuilt once: one `tools-changed` (reason
+   * `reload`) with what was added and removed. Reconfigurations run one at a time.
+   */
+  reconfigure(config: ConfigInput): Promise<ReconfigureResult> {
+    const run = this.#reconfiguring.then(() => this.#reconfigureNow(config));
+    this.#reconfiguring = run.catch(() => {});
+    return run;
+  }
+
+  async #reconfigureNow(input: ConfigInput): Promise<ReconfigureResult> {
+    if (this.#closing !== undefined) throw new SwitchboardError(ErrorCode.ServerDisconnected, 'the client is closed: reconfigure needs an open client; connect a new one');
+    const { config, warnings } = isNormalized(input) ? { config: input, warnings: [] } : (await import('../config/normalize-config.js')).normalizeConfig(input);
+    const result: ReconfigureResult = { added: [], removed: [], restarted: [], unchanged: [] };
+    const next = new Map<string, ServerEntry>();
+    for (const spec of config.servers) {
+      const current = this.#entries.get(spec.name);
+      if (current !== undefined && JSON.stringify(current.spec) === JSON.stringify(spec)) {
+        result.unchanged.push(spec.name);
+        continue;
+      }
+      (current === undefined ? result.added : result.restarted).push(spec.name);
+      next.set(spec.name, this.#newEntry(spec));
+    }
+    for (const name of this.#entries.keys()) if (!config.servers.some((spec) => spec.name === name)) result.removed.push(name);
+    const starting = [...next.values()].filter((entry) => entry.spec.enabled);
+    await Promise.all(starting.map((entry) => this.#start(entry, false)));
+    if (this.#closing !== undefined) {
+      await Promise.all([...next.values()].map((entry) => entry.connection?.close()));
+      throw new SwitchboardError(ErrorCode.ServerDisconnected, 'the client was closed while it was being reconfigured');
+    }
+    const leaving: ServerEntry[] = [];
+    for (const name of [...result.removed, ...result.restarted]) {
+      const old = this.#entries.get(name);
+      if (old !== undefined) leaving.push(old);
+      this.#cache.invalidate(name);
+      this.#unavailable.forEach((server, tool) => server === name && this.#unavailable.delete(tool));
+    }
+    for (const name of result.removed) this.#entries.delete(name);
+    for (const [name, entry] of next) this.#entries.set(name, entry);
+    // Keep the order of the new configuration (status() and the catalog follow it).
+    const ordered = config.servers.map((spec) => [spec.name, this.#entries.get(spec.name)] as const).filter((pair): pair is readonly [string, ServerEntry] => pair[1] !== undefined);
+    this.#entries.clear();
+    for (const [name, entry] of ordered) this.#entries.set(name, entry);
+    this.#config = config;
+    this.#warnings = warnings;
+    this.#enabledCount = config.servers.filter((spec) => spec.enabled).length;
+    for (const entry of leaving) this.#retire(entry, result.removed.includes(entry.spec.name));
+    if (result.added.length + result.removed.length + result.restarted.length > 0) this.#rebuild('reload', undefined, true);
+    for (const entry of starting) if (entry.state === 'failed') this.#scheduleRetry(entry);
+    return result;
+  }
+
+  /** Takes a removed or replaced server out of service: it finishes its running calls, then closes. */
+  #retire(entry: ServerEntry, removed: boolean): void {
+    entry.retired = true;
+    if (entry.retryTimer !== undefined) clearTimeout(entry.retryTimer);
+    entry.retryTimer = undefined;
+    for (const timer of entry.listTimers.values()) clearTimeout(timer);
+    entry.listTimers.clear();
+    if (removed) this.#setEntryState(entry, 'closed');
+    this.#retiringEntries.add(entry);
+    const retiring = (async () => {
+      if (entry.running > 0 && this.#closing === undefined) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, this.#options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS);
+          timer.unref();
+          entry.idle = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+      this.#retiringEntries.delete(entry);
+      if (removed && !this.#entries.has(entry.spec.name)) this.#stats.forget(entry.spec.name);
+      await entry.starting?.catch(() => {});
+      await entry.connection?.close();
+    })().catch((error: unknown) => this.#logger.warn('closing a removed server failed', { server: entry.spec.name, error: String(error) }));
+    this.#retiring.add(retiring);
+    void retiring.finally(() => this.#retiring.delete(retiring));
+  }
+
   /** Connects one server and lists what it offers; on failure records the error and schedules a retry. */
   #start(entry: ServerEntry, announce: boolean): Promise<void> {
     entry.starting ??= this.#startOnce(entry, announce).finally(() => (entry.starting = undefined));
@@ -289,12 +415,13 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
       await connection.connect();
       const remaining = Math.max(1_000, spec.startupTimeoutMs - (Date.now() - started));
       await this.#listAll(entry, connection, remaining);
+      if (entry.retired) return;
       entry.lastError = undefined;
       entry.retryAttempt = 0;
       this.#setEntryState(entry, 'ready');
       if (announce) this.#rebuild('server-up', spec.name);
     } catch (error) {
-      if (this.#closing !== undefined) return;
+      if (this.#closing !== undefined || entry.retired) return;
       const failure = isSwitchboardError(error) ? error : new SwitchboardError(ErrorCode.ServerStartFailed, String(error), { server: spec.name, cause: error });
       entry.lastError = failure;
       this.#setEntryState(entry, 'failed', failure);
@@ -329,7 +456,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     connection.on('stderr', ({ line }) => this.emit('server-log', { server, level: 'info', data: line, source: 'stderr' }));
     connection.on('state-change', ({ to, error }) => {
       // During a start the entry's state covers listing too; #startOnce sets it.
-      if (entry.starting !== undefined || this.#closing !== undefined) return;
+      if (entry.starting !== undefined || this.#closing !== undefined || entry.retired) return;
       if (to === 'degraded' || to === 'reconnecting') {
         if (error !== undefined) entry.lastError = error;
         this.#setEntryState(entry, to, error);
@@ -345,7 +472,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
       }
     });
     connection.on('reconnected', () => {
-      if (this.#closing !== undefined || entry.starting !== undefined) return;
+      if (this.#closing !== undefined || entry.starting !== undefined || entry.retired) return;
       this.#stats.restarted(server);
       void this.#afterReconnect(entry, connection);
     });
@@ -359,14 +486,14 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     } catch (error) {
       this.#logger.warn('re-listing after reconnect failed; keeping the previous lists', { server: entry.spec.name, error: String(error) });
     }
-    if (this.#closing !== undefined) return;
+    if (this.#closing !== undefined || entry.retired) return;
     entry.lastError = undefined;
     this.#setEntryState(entry, 'ready');
     this.#rebuild('server-up', entry.spec.name);
   }
 
   #onListChanged(entry: ServerEntry, connection: ServerConnection, kind: 'tools' | 'prompts' | 'resources'): void {
-    if (connection !== entry.connection) return;
+    if (connection !== entry.connection || entry.retired) return;
     const existing = entry.listTimers.get(kind);
     if (existing !== undefined) clearTimeout(existing);
     const debounceMs = this.#options.listChangedDebounceMs ?? DEFAULT_LIST_CHANGED_DEBOUNCE_MS;
@@ -384,7 +511,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
   }
 
   async #refreshList(entry: ServerEntry, connection: ServerConnection, kind: 'tools' | 'prompts' | 'resources'): Promise<void> {
-    if (connection !== entry.connection || this.#closing !== undefined) return;
+    if (connection !== entry.connection || this.#closing !== undefined || entry.retired) return;
     try {
       if (kind === 'tools') entry.tools = await connection.listTools();
       else if (kind === 'prompts') entry.prompts = await connection.listPrompts();
@@ -396,20 +523,20 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
       this.#logger.warn(`re-listing ${kind} after list_changed failed`, { server: entry.spec.name, error: String(error) });
       return;
     }
-    if (connection !== entry.connection || this.#closing !== undefined) return;
+    if (connection !== entry.connection || this.#closing !== undefined || entry.retired) return;
     this.#cache.invalidate(entry.spec.name);
     this.#rebuild('list-changed', entry.spec.name, true, kind);
   }
 
   #scheduleRetry(entry: ServerEntry): void {
-    if (!this.#started || this.#options.retryFailedServers === false || this.#closing !== undefined || entry.retryTimer !== undefined) return;
+    if (!this.#started || this.#options.retryFailedServers === false || this.#closing !== undefined || entry.retired || entry.retryTimer !== undefined) return;
     const base = this.#options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
     const max = this.#options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
     const delay = Math.min(max, base * 2 ** entry.retryAttempt) * (0.8 + Math.random() * 0.4);
     entry.retryAttempt++;
     entry.retryTimer = setTimeout(() => {
       entry.retryTimer = undefined;
-      if (this.#closing !== undefined) return;
+      if (this.#closing !== undefined || entry.retired) return;
       this.#setEntryState(entry, 'connecting');
       void this.#start(entry, true);
     }, delay);
@@ -441,12 +568,12 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     });
     if (kind === 'all' || kind === 'tools') {
       const previous = this.#tools;
-      this.#tools = RoutedCatalog.build(ready.map((entry) => sourceOf(entry, entry.tools)), this.config.naming, toCatalogTool, previous, 'tool');
+      this.#tools = RoutedCatalog.build(ready.map((entry) => sourceOf(entry, entry.tools)), this.#config.naming, toCatalogTool, previous, 'tool');
       // Remember names whose server went down, so calling one says so instead of "no such tool".
       if (ready.length < this.#enabledCount) {
         for (const tool of previous.entries) {
           const state = this.#entries.get(tool.server)?.state;
-          if (this.#tools.route(tool.name) === undefined && state !== 'ready' && state !== 'degraded' && state !== 'reconnecting') this.#unavailable.set(tool.name, tool.server);
+          if (state !== undefined && this.#tools.route(tool.name) === undefined && state !== 'ready' && state !== 'degraded' && state !== 'reconnecting') this.#unavailable.set(tool.name, tool.server);
         }
       }
       if (this.#unavailable.size > 0) for (const tool of this.#tools.entries) this.#unavailable.delete(tool.name);
@@ -458,7 +585,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
       const previous = this.#prompts;
       this.#prompts = RoutedCatalog.build(
         ready.map((entry) => ({ server: entry.spec.name, prefix: entry.spec.prefix ?? entry.spec.name, items: entry.prompts })),
-        this.config.naming === 'none' ? 'on-conflict' : this.config.naming,
+        this.#config.naming === 'none' ? 'on-conflict' : this.#config.naming,
         toCatalogPrompt,
         previous,
         'prompt',
@@ -588,7 +715,9 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
       if (writes) this.#cache.invalidate(server);
       const generation = caching ? this.#cache.generation(server) : 0;
       const callOptions = this.#callOptions(options, callId, tool);
+      entry.running++;
       const succeeded = (result: ToolResult): ToolResult => {
+        callDone(entry);
         if (writes) this.#cache.invalidate(server);
         if (cachePolicy !== undefined && key !== undefined) this.#cache.set(server, key, result, cachePolicy, generation);
         finish({ ok: !result.isError, isError: result.isError });
@@ -596,6 +725,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
       };
       return connection.callTool(tool.originalName, args, callOptions).then(succeeded, (error: unknown) =>
         this.#retry(error, entry, connection, tool, args, options, callOptions, started).then(succeeded, (final: unknown) => {
+          callDone(entry);
           if (writes) this.#cache.invalidate(server);
           throw failure(final);
         }),
@@ -810,11 +940,16 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
         for (const timer of entry.listTimers.values()) clearTimeout(timer);
         entry.listTimers.clear();
       }
+      // Removed servers still finishing their calls close now too.
+      for (const entry of this.#retiringEntries) entry.idle?.();
       try {
-        await Promise.all(entries.map(async (entry) => {
-          await entry.starting?.catch(() => {});
-          await entry.connection?.close();
-        }));
+        await Promise.all([
+          ...entries.map(async (entry) => {
+            await entry.starting?.catch(() => {});
+            await entry.connection?.close();
+          }),
+          ...this.#retiring,
+        ]);
       } finally {
         for (const entry of entries) this.#setEntryState(entry, 'closed');
         this.removeAllListeners();
@@ -824,6 +959,11 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     })();
     return this.#closing;
   }
+}
+
+function callDone(entry: ServerEntry): void {
+  entry.running--;
+  if (entry.running === 0) entry.idle?.();
 }
 
 function isNormalized(config: ConfigInput): config is SwitchboardConfig {

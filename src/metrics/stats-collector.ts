@@ -199,6 +199,11 @@ export class StatsCollector {
     this.onRestart?.(server);
   }
 
+  /** Drops a server's figures (it was removed from the configuration). */
+  forget(server: string): void {
+    this.#servers.delete(server);
+  }
+
   /** Every server's stats; `states` gives each server's current state (and lists servers without calls). */
   snapshot(states: ReadonlyMap<string, string>): ClientStats {
     const names = new Set([...states.keys(), ...this.#servers.keys()]);

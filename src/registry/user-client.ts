@@ -2,8 +2,10 @@
  * @module registry/user-client
  * One user's tools: a {@link MultiServerClient} over that user's servers and the shared ones, with
  * the user's call limit and an audit entry per call. When the registry changes, the pool hands it a
- * new configuration: a new client is connected and swapped in, `tools-changed` is emitted, and the
- * old one closes once its running calls have ended.
+ * new configuration, applied in place ({@link MultiServerClient.reconfigure}): only added, changed
+ * and removed servers start or stop; the others keep their processes, sessions and stats. When the
+ * user's network policy changed, a new client is connected and swapped in instead, and the old one
+ * closes once its running calls have ended. Either way `tools-changed` (reason `reload`) is emitted.
  */
 
 import { MultiServerClient, type CatalogPrompt, type CatalogResource, type CatalogResourceTemplate, type CatalogTool, type MultiServerClientEvents, type MultiServerClientOptions, type ServerStatus } from '../client/multi-server-client.js';
@@ -65,9 +67,16 @@ export interface UserClientOptions {
   connectionOptions?: (spec: ServerSpec) => ServerConnectionOptions;
 }
 
+/** How a generation's connections reach tenant servers; read when a server's connection is made. */
+interface Routing {
+  fetch: PinnedFetch | undefined;
+  tenantServers: ReadonlySet<string>;
+}
+
 interface Generation {
   client: MultiServerClient;
-  fetch: PinnedFetch | undefined;
+  routing: Routing;
+  config: UserServerConfig;
   signature: string;
   running: number;
   idle: (() => void) | undefined;
@@ -171,7 +180,7 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
     return this.#current.client.connection(server);
   }
 
-  /** Calls, errors and latency of the current client (they start over when a registry change replaces it). */
+  /** Calls, errors and latency of the current client (kept across registry edits, except a policy change, which replaces the client). */
   stats(): ClientStats {
     return this.#current.client.stats();
   }
@@ -227,6 +236,7 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
     this.#user = config.user;
     this.#limiter.setLimit(config.policy?.maxConcurrentCalls ?? Number.POSITIVE_INFINITY);
     if (signatureOf(config) === this.#current.signature) return false;
+    if (reconfigurableInPlace(this.#current.config, config)) return this.#reconfigure(config);
     const next = await connectGeneration(config, this.#options);
     if (this.#closing !== undefined) {
       await closeGeneration(next);
@@ -247,6 +257,22 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
       reason: 'reload',
     });
     this.#retire(previous);
+    return true;
+  }
+
+  /** Applies `config` to the current client: only the servers that differ start or stop. */
+  async #reconfigure(config: UserServerConfig): Promise<boolean> {
+    const generation = this.#current;
+    if (generation.routing.fetch === undefined && needsPinning(config)) generation.routing.fetch = await pinnedFetchFor(config, this.#options);
+    generation.routing.tenantServers = config.tenantServers;
+    try {
+      await generation.client.reconfigure(config.config);
+    } catch (error) {
+      if (this.#closing !== undefined) return false;
+      throw error;
+    }
+    generation.config = config;
+    generation.signature = signatureOf(config);
     return true;
   }
 
@@ -335,29 +361,36 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
   }
 }
 
+/** True when some tenant HTTP server must go through the address-pinning fetch. */
+function needsPinning(config: UserServerConfig): boolean {
+  return config.policy !== undefined && config.config.servers.some((spec) => spec.type === 'http' && config.tenantServers.has(spec.name));
+}
+
+function pinnedFetchFor(config: UserServerConfig, options: UserClientOptions): Promise<PinnedFetch> {
+  if (config.policy === undefined) throw new SwitchboardError(ErrorCode.Internal, 'a pinned fetch needs a tenant policy');
+  return createPinnedFetch({
+    policy: config.policy,
+    ...(options.resolveHost === undefined ? {} : { resolveHost: options.resolveHost }),
+    subject: `a server of user "${config.user.name}"`,
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
+  });
+}
+
 async function connectGeneration(config: UserServerConfig, options: UserClientOptions): Promise<Generation> {
-  const policy = config.policy;
-  const needsPinning = policy !== undefined && config.config.servers.some((spec) => spec.type === 'http' && config.tenantServers.has(spec.name));
-  const fetch = needsPinning
-    ? await createPinnedFetch({
-        policy,
-        ...(options.resolveHost === undefined ? {} : { resolveHost: options.resolveHost }),
-        subject: `a server of user "${config.user.name}"`,
-        ...(options.logger === undefined ? {} : { logger: options.logger }),
-      })
-    : undefined;
+  const routing: Routing = { fetch: needsPinning(config) ? await pinnedFetchFor(config, options) : undefined, tenantServers: config.tenantServers };
   try {
     const client = await MultiServerClient.connect(config.config, {
       ...options.clientOptions,
       logger: (options.logger ?? noopLogger).child({ user: config.user.name }),
+      // Read when each connection is made: a reconfiguration may add tenant servers (and the fetch).
       connectionOptions: (spec) => ({
         ...options.connectionOptions?.(spec),
-        ...(fetch !== undefined && spec.type === 'http' && config.tenantServers.has(spec.name) ? { fetch: fetch.fetch } : {}),
+        ...(routing.fetch !== undefined && spec.type === 'http' && routing.tenantServers.has(spec.name) ? { fetch: routing.fetch.fetch } : {}),
       }),
     });
-    return { client, fetch, signature: signatureOf(config), running: 0, idle: undefined, progress: undefined };
+    return { client, routing, config, signature: signatureOf(config), running: 0, idle: undefined, progress: undefined };
   } catch (error) {
-    await fetch?.close();
+    await routing.fetch?.close();
     throw error;
   }
 }
@@ -366,8 +399,20 @@ async function closeGeneration(generation: Generation): Promise<void> {
   try {
     await generation.client.close();
   } finally {
-    await generation.fetch?.close();
+    await generation.routing.fetch?.close();
   }
+}
+
+/**
+ * A new configuration can be applied to the running client unless the user's network policy
+ * changed (the pinned fetch enforces it) or a server kept its entry but moved between the user's
+ * own and the shared ones (its connection would have to change fetch).
+ */
+function reconfigurableInPlace(current: UserServerConfig, next: UserServerConfig): boolean {
+  const policyOf = (config: UserServerConfig) => JSON.stringify([config.policy?.allowAddresses ?? null, config.policy?.allowHttpHosts ?? null, config.policy === undefined]);
+  if (policyOf(current) !== policyOf(next)) return false;
+  const before = new Map(current.config.servers.map((spec) => [spec.name, JSON.stringify(spec)]));
+  return next.config.servers.every((spec) => before.get(spec.name) !== JSON.stringify(spec) || current.tenantServers.has(spec.name) === next.tenantServers.has(spec.name));
 }
 
 /** What decides whether a refresh needs a new client (secrets included: it never leaves memory). */

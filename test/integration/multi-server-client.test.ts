@@ -238,3 +238,37 @@ test('a server that failed at start is retried in the background and joins the t
   expect(client.status().find((server) => server.name === 'flaky')?.state).toBe('ready');
   expect((await client.callTool('flaky__echo', { message: 'back' })).content[0]).toEqual({ type: 'text', text: 'back' });
 });
+
+test('reconfigure: unchanged servers keep their process and stats; removed ones finish their calls and end; added and changed ones start', async () => {
+  const client = await connect({ mcpServers: { keep: sink('keep', ['kept_tool']), gone: sink('gone', ['gone_tool']), change: sink('change', ['old_tool']) } });
+  const pidOf = (name: string): number | undefined => client.status().find((server) => server.name === name)?.pid;
+  const [keepPid, gonePid, changePid] = [pidOf('keep'), pidOf('gone'), pidOf('change')];
+  expect((await client.callTool('kept_tool', {})).isError).toBe(false);
+  // A call still running on the server that goes away.
+  const running = client.callTool('gone__sleep', { ms: 400 });
+  const events: Array<MultiServerClientEvents['tools-changed']> = [];
+  client.on('tools-changed', (event) => events.push(event));
+  const result = await client.reconfigure({ mcpServers: { keep: sink('keep', ['kept_tool']), change: sink('change', ['new_tool']), added: sink('added', ['added_tool']) } });
+  expect(result).toEqual({ added: ['added'], removed: ['gone'], restarted: ['change'], unchanged: ['keep'] });
+  // One event says everything that changed.
+  expect(events).toHaveLength(1);
+  expect(events[0]).toMatchObject({ reason: 'reload' });
+  expect(events[0]?.added).toEqual(expect.arrayContaining(['new_tool', 'added_tool']));
+  expect(events[0]?.removed).toEqual(expect.arrayContaining(['gone_tool', 'old_tool', 'gone__sleep']));
+  expect(client.status().map((server) => [server.name, server.state])).toEqual([['keep', 'ready'], ['change', 'ready'], ['added', 'ready']]);
+  expect(pidOf('keep')).toBe(keepPid);
+  expect(pidOf('change')).not.toBe(changePid);
+  expect(client.stats().servers.find((server) => server.server === 'keep')?.calls).toBe(1);
+  expect((await client.callTool('new_tool', {})).isError).toBe(false);
+  expect((await client.callTool('added_tool', {})).isError).toBe(false);
+  // The removed server's call finishes on it; then its process ends, and so does the replaced one.
+  expect((await running).isError).toBe(false);
+  await expect.poll(() => [gonePid, changePid].filter((pid) => pid !== undefined && livingProcesses().some((process) => process.pid === pid)), { timeout: 10_000 }).toEqual([]);
+  expect(client.stats().servers.map((server) => server.server)).not.toContain('gone');
+  const unknown = await client.callTool('gone_tool', {}).catch((error: SwitchboardError) => error);
+  expect(unknown).toMatchObject({ code: ErrorCode.ToolNotFound });
+  // Nothing to do: no event, nothing restarted.
+  const again = await client.reconfigure(client.config);
+  expect(again).toEqual({ added: [], removed: [], restarted: [], unchanged: ['keep', 'change', 'added'] });
+  expect(events).toHaveLength(1);
+});

@@ -145,11 +145,13 @@ for (const { kind, skip } of await backendsToTest()) {
       bob.release();
     });
 
-    test('a change for one user refreshes only that user\'s client, which emits tools-changed', async () => {
+    test('a change for one user reconfigures only that user\'s client, in place: unchanged servers keep their process and stats', async () => {
       const pool = makePool();
       const alice = await pool.acquire('alice');
       const bob = await pool.acquire('bob');
-      const aliceOldPid = pidOf(alice.client);
+      const alicePid = pidOf(alice.client);
+      const aliceInner = alice.client.client;
+      expect((await alice.client.callTool('alice_tool', {})).isError).toBe(false);
       const bobInner = bob.client.client;
       const bobEvents: unknown[] = [];
       bob.client.on('tools-changed', (event) => bobEvents.push(event));
@@ -159,33 +161,44 @@ for (const { kind, skip } of await backendsToTest()) {
       await registry.servers.add('alice', 'extra', { template: 'sink', parameters: { label: 'extra', tools: 'alice_extra' } });
       const event = await changed;
       expect(event.added).toContain('alice_extra');
+      // The shared names of the sink became prefixed: renamed, never removed.
+      expect(event.removed).toEqual([]);
       expect(alice.client.listTools().map((tool) => tool.name)).toContain('alice_extra');
       expect(await alice.client.callTool('alice_extra', {})).toMatchObject({ isError: false });
-      // The replaced client's processes end.
-      await waitFor(() => !isAlive(aliceOldPid), 10_000, 'the replaced server process to end');
+      // The server that did not change kept its process, and its figures.
+      expect(pidOf(alice.client)).toBe(alicePid);
+      expect(alice.client.client).toBe(aliceInner);
+      expect(alice.client.stats().servers.find((server) => server.server === 'mine')?.calls).toBe(1);
       expect(refreshed).toEqual(['alice']);
       expect(bob.client.client).toBe(bobInner);
       expect(bobEvents).toEqual([]);
-      // Disabling removes the tools again.
+      // Disabling removes the tools again, and ends that server's process only.
+      const extraPid = pidOf(alice.client, 'extra');
       const removed = nextEvent<UserClientEvents, 'tools-changed'>(alice.client, 'tools-changed', (change) => change.removed.includes('alice_extra'));
       await registry.servers.setEnabled('alice', 'extra', false);
       await removed;
+      await waitFor(() => !isAlive(extraPid), 10_000, 'the disabled server process to end');
+      expect(isAlive(alicePid)).toBe(true);
       alice.release();
       bob.release();
     });
 
-    test('a call running during a refresh finishes on the replaced client, which closes after it', async () => {
+    test('a call running on a server that a change replaces finishes there; then the old process ends', async () => {
       const pool = makePool();
       const lease = await pool.acquire('alice');
       const oldPid = pidOf(lease.client);
       const running = lease.client.callTool('sleep', { ms: 400 });
       await waitFor(() => lease.client.activeCalls === 1, 5_000, 'the call to start');
       const reloaded = nextEvent<UserClientEvents, 'tools-changed'>(lease.client, 'tools-changed', (event) => event.reason === 'reload');
-      await registry.servers.add('alice', 'extra', { template: 'sink', parameters: { label: 'extra', tools: 'extra_tool' } });
-      await reloaded;
+      await registry.servers.update('alice', 'mine', { template: 'sink', parameters: { label: 'alice', tools: 'alice_tool,alice_more' } });
+      const event = await reloaded;
+      expect(event.added).toEqual(['alice_more']);
+      const newPid = pidOf(lease.client);
+      expect(newPid).not.toBe(oldPid);
       expect(isAlive(oldPid)).toBe(true);
       expect((await running).isError).toBe(false);
       await waitFor(() => !isAlive(oldPid), 10_000, 'the replaced server process to end after its call');
+      expect((await lease.client.callTool('alice_more', {})).isError).toBe(false);
       lease.release();
     });
 
