@@ -28,6 +28,7 @@ import { apiErrorResponse, mcpErrorResponse } from './http-error.js';
 import { registerAccountRoutes } from './routes/api-account.js';
 import { registerEventsRoute } from './routes/api-events.js';
 import { registerServerRoutes } from './routes/api-servers.js';
+import { registerTemplateRoutes } from './routes/api-templates.js';
 import { registerToolRoutes } from './routes/api-tools.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
 import { registerHealthRoutes } from './routes/health.js';
@@ -118,6 +119,7 @@ export function createGatewayApp(gateway: Gateway): GatewayApp {
   registerMcpRoute(app, gateway);
   registerAccountRoutes(app, gateway);
   registerServerRoutes(app, gateway);
+  registerTemplateRoutes(app, gateway);
   registerToolRoutes(app, gateway);
   registerEventsRoute(app, gateway);
   registerDashboardRoutes(app);

@@ -248,4 +248,42 @@ describe.skipIf(skip)(`dashboard in Chromium${skip ? ` (skipped: ${missing})` : 
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'detached' });
   });
+
+  test('a tenant picks an administrator’s template, fills in its typed parameters, and sees its tools', async () => {
+    // Made with the CLI on the same registry while the gateway runs; bob (the previous test) is signed in.
+    const definition = {
+      description: 'A demo server with the tools you name.',
+      command: process.execPath,
+      args: [KITCHEN_SINK, '--name', '{{label}}', '--tools', '{{tools}}'],
+      parameters: [
+        { name: 'label', type: 'string', pattern: '[a-z0-9-]{1,20}', description: 'Shown as the server’s name in its tools.' },
+        { name: 'tools', type: 'enum', values: ['notes_tool', 'other_tool'] },
+      ],
+    };
+    const added = await runCli(['templates', 'add', 'notes', '--definition', JSON.stringify(definition), '--db', db()], { cwd: dir, env: { HOME: dir } });
+    expect(added.code, added.stderr).toBe(0);
+    expect(await page.locator('.top-bar .user').textContent()).toBe('bob');
+
+    await page.getByRole('button', { name: 'Add server' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add a server' });
+    await dialog.getByLabel(/^Name/).fill('notes');
+    await dialog.getByLabel('Template', { exact: true }).check();
+    const picker = dialog.getByRole('combobox', { name: /^Template/ });
+    await picker.selectOption('notes');
+    await dialog.getByText('A demo server with the tools you name.').waitFor();
+    await dialog.getByRole('textbox', { name: /^label/ }).fill('bobs-notes');
+    await dialog.getByRole('combobox', { name: /^tools/ }).selectOption('notes_tool');
+    await shot('template-form');
+    await dialog.getByRole('button', { name: 'Add server' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const card = page.locator('article[data-server="notes"]');
+    await card.getByText('ready', { exact: true }).waitFor();
+
+    await card.getByRole('link', { name: /tools of notes$/ }).click();
+    await page.getByRole('link', { name: /^notes_tool\b/ }).waitFor();
+    await page.getByRole('link', { name: /^notes_tool\b/ }).click();
+    await page.getByRole('button', { name: 'Run notes_tool' }).click();
+    // The kitchen sink's extra tools answer "<server name>/<tool>: …": the parameter reached the command line.
+    await expect.poll(() => page.locator('.result').textContent()).toContain('bobs-notes/notes_tool');
+  });
 });

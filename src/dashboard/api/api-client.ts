@@ -4,7 +4,7 @@
  */
 
 import { ApiError, parseErrorBody } from './api-error.js';
-import type { ApiUser, CallAnswer, ClientStats, ServerView, ToolView } from './api-types.js';
+import type { ApiUser, CallAnswer, ClientStats, ServerView, TemplateView, ToolView } from './api-types.js';
 
 /** Longest wait for an ordinary `/api` answer (tool calls have their own). @default 30000 */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -54,6 +54,11 @@ export class ApiClient {
 
   updateServer(name: string, change: ServerChange): Promise<{ server: ServerView }> {
     return this.#request('PATCH', `api/servers/${encodeURIComponent(name)}`, change);
+  }
+
+  /** The templates an administrator defined (what a tenant may run as a local command). */
+  templates(): Promise<{ templates: TemplateView[] }> {
+    return this.#request('GET', 'api/templates');
   }
 
   removeServer(name: string): Promise<void> {

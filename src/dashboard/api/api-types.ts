@@ -9,6 +9,7 @@ import type { ToolResult } from '../../result/tool-result.js';
 export type { TimelinePoint, ToolResult };
 export type { ContentItem } from '../../result/tool-result.js';
 export type { ClientStats, ServerStats, ToolStats, CallStats } from '../../metrics/stats-collector.js';
+export type { TemplateParameterView, TemplateView } from '../../gateway/template-view.js';
 
 /** The signed-in user (`GET /api/me`). */
 export interface ApiUser {

@@ -6,11 +6,12 @@
 
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api/api-error.js';
-import type { ServerView } from '../api/api-types.js';
+import type { ServerView, TemplateView } from '../api/api-types.js';
 import { draftFromEntry, emptyDraft, entryFromDraft, type DraftIssue, type DraftKind, type EntryDraft } from '../model/entry-draft.js';
 import { useSession } from '../state/session.js';
 import { Problem } from './problem.js';
 import { SecretRows } from './secret-rows.js';
+import { TemplateFields } from './template-fields.js';
 
 export interface ServerFormProps {
   /** The server to edit; undefined to add one. */
@@ -43,6 +44,21 @@ export function ServerForm({ server, onDone }: ServerFormProps) {
     const element = dialog.current;
     if (element !== null && !element.open) element.showModal();
   }, []);
+
+  // The templates, for the picker: read once the form shows them; without them the name is typed.
+  const [templates, setTemplates] = useState<TemplateView[] | undefined>(undefined);
+  const wantsTemplates = draft.kind === 'template';
+  useEffect(() => {
+    if (!wantsTemplates || templates !== undefined) return;
+    let current = true;
+    api.templates().then(
+      (answer) => current && setTemplates(answer.templates),
+      () => {},
+    );
+    return () => {
+      current = false;
+    };
+  }, [wantsTemplates]);
 
   // The problems sit at the end of a long form: bring them into view when they change.
   useEffect(() => {
@@ -142,12 +158,7 @@ export function ServerForm({ server, onDone }: ServerFormProps) {
             {field('server-cwd', 'Working directory', draft.cwd, (cwd) => change({ cwd }))}
           </>
         ) : null}
-        {draft.kind === 'template' ? (
-          <>
-            {field('server-template', 'Template', draft.template, (template) => change({ template }), { required: true, hint: 'The name of a template an administrator defined.' })}
-            <SecretRows legend="Parameters" rows={draft.parameters} namePlaceholder="folder" secret={false} onChange={(parameters) => change({ parameters })} />
-          </>
-        ) : null}
+        {draft.kind === 'template' ? <TemplateFields templates={templates} template={draft.template} parameters={draft.parameters} onChange={change} /> : null}
         {draft.kind === 'json' ? (
           <div class="field">
             <label for="server-json">Entry (as in a config file)</label>

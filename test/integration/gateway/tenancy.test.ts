@@ -245,3 +245,50 @@ describe('metrics, stats and events are per user', () => {
     expect(await (await gateway.api('/api/me')).json()).toMatchObject({ user: { name: 'admin', admin: true } });
   });
 });
+
+describe('templates over the API', () => {
+  test('GET /api/templates: typed parameters for everyone, the command line for administrators only, fixed env values for nobody; a tenant instantiates one', async () => {
+    await gateway.registry.templates.add('sink-tpl', {
+      description: 'A kitchen-sink server with tools of your choice.',
+      command: process.execPath,
+      args: [KITCHEN_SINK, '--name', '{{label}}', '--tools', '{{tools}}'],
+      env: { SINK_SECRET: 'admin-only-value-7f3a' },
+      parameters: [
+        { name: 'label', type: 'string', pattern: '[a-z0-9-]{1,20}', description: 'Shown as the server name.' },
+        { name: 'tools', type: 'string', default: 'tpl_tool' },
+        { name: 'mode', type: 'enum', values: ['fast', 'safe'], required: false },
+        { name: 'token', type: 'string', secret: true, required: false },
+      ],
+    });
+    try {
+      const tenantAnswer = await gateway.api('/api/templates', { token: bob.token });
+      expect(tenantAnswer.status).toBe(200);
+      const tenantText = await tenantAnswer.text();
+      const tenantView = (JSON.parse(tenantText) as { templates: Array<{ name: string }> }).templates.find((template) => template.name === 'sink-tpl');
+      expect(tenantView).toEqual({
+        name: 'sink-tpl',
+        description: 'A kitchen-sink server with tools of your choice.',
+        parameters: [
+          { name: 'label', type: 'string', required: true, pattern: '[a-z0-9-]{1,20}', description: 'Shown as the server name.' },
+          { name: 'tools', type: 'string', required: false, default: 'tpl_tool' },
+          { name: 'mode', type: 'enum', required: false, values: ['fast', 'safe'] },
+          { name: 'token', type: 'string', required: false, secret: true },
+        ],
+      });
+      const adminText = await (await gateway.api('/api/templates')).text();
+      const adminView = (JSON.parse(adminText) as { templates: Array<{ name: string; command?: string; args?: string[] }> }).templates.find((template) => template.name === 'sink-tpl');
+      expect(adminView).toMatchObject({ command: process.execPath, args: [KITCHEN_SINK, '--name', '{{label}}', '--tools', '{{tools}}'] });
+      for (const text of [tenantText, adminText]) expect(text).not.toContain('admin-only-value-7f3a');
+      expect((await gateway.api('/api/templates', { token: 'sb_not_a_token' })).status).toBe(401);
+      // What the dashboard sends once the form is filled in.
+      const added = await gateway.api('/api/servers', { token: bob.token, body: { name: 'bob-tpl', entry: { template: 'sink-tpl', parameters: { label: 'bob-tpl' } } } });
+      expect(added.status).toBe(201);
+      expect(await added.json()).toMatchObject({ server: { name: 'bob-tpl', state: 'ready', kind: 'template' } });
+      const tools = (await (await gateway.api('/api/tools', { token: bob.token })).json()) as { tools: Array<{ name: string; server: string }> };
+      expect(tools.tools).toContainEqual(expect.objectContaining({ name: 'tpl_tool', server: 'bob-tpl' }));
+      expect((await gateway.api('/api/servers/bob-tpl', { token: bob.token, method: 'DELETE' })).status).toBe(204);
+    } finally {
+      await gateway.registry.templates.remove('sink-tpl');
+    }
+  });
+});
