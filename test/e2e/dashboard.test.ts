@@ -121,6 +121,32 @@ describe.skipIf(skip)(`dashboard in Chromium${skip ? ` (skipped: ${missing})` : 
     await shot('tools');
   });
 
+  test('a running call shows the server’s progress until its result arrives', async () => {
+    await page.getByLabel('Search tools').fill('sleep');
+    await page.getByRole('link', { name: /^sleep\b/ }).click();
+    await page.locator('#arg-sleep-ms').fill('1500');
+    await page.getByRole('button', { name: 'Run sleep' }).click();
+    // sleep(1500) reports 30 steps of 50 ms: the bar moves while the call runs.
+    const bar = page.getByRole('progressbar', { name: 'Progress' });
+    await expect.poll(async () => Number(await bar.getAttribute('value').catch(() => null)), { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(await bar.getAttribute('max')).toBe('30');
+    await shot('tool-progress');
+    await expect.poll(() => page.locator('.result').textContent(), { timeout: 10_000 }).toContain('slept 1500 ms');
+    expect(await bar.count()).toBe(0);
+    // Cancelling while it runs stops the stream and says so.
+    await page.locator('#arg-sleep-ms').fill('20000');
+    await page.getByRole('button', { name: 'Run sleep' }).click();
+    await expect.poll(async () => Number(await bar.getAttribute('value').catch(() => null)), { timeout: 10_000 }).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('cancelled');
+    expect(await bar.count()).toBe(0);
+    await page.getByRole('button', { name: 'Run sleep' }).waitFor();
+    // The gateway cancelled the upstream call too: it ended long before its 20 s.
+    await nav('Activity').click();
+    await page.locator('tr[data-event="tool-call-end"]', { hasText: 'sleep — failed (REQUEST_CANCELLED)' }).waitFor();
+    await nav('Tools').click();
+  });
+
   test('a tool’s form marks the missing arguments; results of every kind and a tool error are shown', async () => {
     const open = async (name: string): Promise<void> => {
       await page.getByLabel('Search tools').fill(name);

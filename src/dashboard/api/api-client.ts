@@ -3,6 +3,8 @@
  * Typed calls to the gateway's `/api`, authenticated with the signed-in token.
  */
 
+import { createParser } from 'eventsource-parser';
+import { isRecord } from '../model/is-record.js';
 import { ApiError, parseErrorBody } from './api-error.js';
 import type { ApiUser, CallAnswer, ClientStats, ServerView, TemplateView, ToolView } from './api-types.js';
 
@@ -69,8 +71,17 @@ export class ApiClient {
     return this.#request('GET', 'api/tools');
   }
 
-  callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallAnswer> {
-    return this.#request('POST', `api/tools/${encodeURIComponent(name)}/call`, { arguments: args }, { signal, timeoutMs: TOOL_CALL_TIMEOUT_MS });
+  /**
+   * Calls a tool. With `onProgress`, asks for the call as a stream of Server-Sent Events and reports
+   * each `progress` event until the `result` (or `error`) arrives.
+   */
+  async callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal, onProgress?: (progress: CallProgress) => void): Promise<CallAnswer> {
+    const path = `api/tools/${encodeURIComponent(name)}/call`;
+    if (onProgress === undefined) return this.#request('POST', path, { arguments: args }, { signal, timeoutMs: TOOL_CALL_TIMEOUT_MS });
+    const response = await this.#fetch('POST', path, { arguments: args }, { signal, timeoutMs: TOOL_CALL_TIMEOUT_MS, accept: 'text/event-stream, application/json' });
+    // An unknown tool (and any refusal before the call starts) is a plain JSON answer.
+    if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream') || response.body === null) return this.#answer(response);
+    return readCallStream(response.body, onProgress);
   }
 
   stats(): Promise<ClientStats> {
@@ -78,13 +89,16 @@ export class ApiClient {
   }
 
   async #request<T>(method: string, path: string, body?: unknown, options: { signal?: AbortSignal | undefined; timeoutMs?: number } = {}): Promise<T> {
+    return this.#answer<T>(await this.#fetch(method, path, body, options));
+  }
+
+  async #fetch(method: string, path: string, body: unknown, options: { signal?: AbortSignal | undefined; timeoutMs?: number; accept?: string }): Promise<Response> {
     const signals = [AbortSignal.timeout(options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS)];
     if (options.signal !== undefined) signals.push(options.signal);
-    const headers: Record<string, string> = { authorization: `Bearer ${this.#token}`, accept: 'application/json' };
+    const headers: Record<string, string> = { authorization: `Bearer ${this.#token}`, accept: options.accept ?? 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    let response: Response;
     try {
-      response = await fetch(new URL(path, this.#base), {
+      return await fetch(new URL(path, this.#base), {
         method,
         headers,
         body: body === undefined ? null : JSON.stringify(body),
@@ -92,14 +106,11 @@ export class ApiClient {
         cache: 'no-store',
       });
     } catch (error) {
-      const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
-      const cancelled = error instanceof DOMException && error.name === 'AbortError';
-      throw new ApiError(0, {
-        code: timedOut ? 'REQUEST_TIMEOUT' : cancelled ? 'REQUEST_CANCELLED' : 'GATEWAY_UNREACHABLE',
-        message: timedOut ? 'the gateway did not answer in time' : cancelled ? 'cancelled' : 'the gateway cannot be reached',
-        ...(timedOut || cancelled ? {} : { hint: 'is `switchboard serve` still running?' }),
-      });
+      throw transportError(error);
     }
+  }
+
+  async #answer<T>(response: Response): Promise<T> {
     // 204 answers only DELETE, whose typed wrapper returns void.
     if (response.status === 204) return undefined as T;
     const text = await response.text();
@@ -114,4 +125,62 @@ export class ApiClient {
     // The gateway is ours and answers the documented shapes; the pages read them defensively anyway.
     return parsed as T;
   }
+}
+
+/** A `progress` event of a streamed call. */
+export interface CallProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** Reads a streamed call to its `result` or `error` event. */
+async function readCallStream(body: ReadableStream<Uint8Array>, onProgress: (progress: CallProgress) => void): Promise<CallAnswer> {
+  let outcome: { answer: CallAnswer } | { error: ApiError } | undefined;
+  const parser = createParser({
+    onEvent: (event) => {
+      let data: unknown;
+      try {
+        data = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (!isRecord(data)) return;
+      if (event.event === 'progress' && typeof data.progress === 'number') {
+        onProgress({ progress: data.progress, ...(typeof data.total === 'number' ? { total: data.total } : {}), ...(typeof data.message === 'string' ? { message: data.message } : {}) });
+      } else if (event.event === 'result') {
+        outcome = { answer: data as unknown as CallAnswer };
+      } else if (event.event === 'error') {
+        const status = typeof data.status === 'number' ? data.status : 500;
+        outcome = { error: new ApiError(status, parseErrorBody(status, data)) };
+      }
+    },
+  });
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  try {
+    while (outcome === undefined) {
+      const chunk = await reader.read();
+      if (chunk.done) break;
+      parser.feed(decoder.decode(chunk.value, { stream: true }));
+    }
+  } catch (error) {
+    throw transportError(error);
+  } finally {
+    reader.releaseLock();
+  }
+  if (outcome === undefined) throw new ApiError(0, { code: 'GATEWAY_UNREACHABLE', message: 'the gateway ended the call without an answer', hint: 'is `switchboard serve` still running?' });
+  if ('error' in outcome) throw outcome.error;
+  return outcome.answer;
+}
+
+/** A fetch that failed before any answer: timed out, cancelled, or the gateway is not there. */
+function transportError(error: unknown): ApiError {
+  const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
+  const cancelled = error instanceof DOMException && error.name === 'AbortError';
+  return new ApiError(0, {
+    code: timedOut ? 'REQUEST_TIMEOUT' : cancelled ? 'REQUEST_CANCELLED' : 'GATEWAY_UNREACHABLE',
+    message: timedOut ? 'the gateway did not answer in time' : cancelled ? 'cancelled' : 'the gateway cannot be reached',
+    ...(timedOut || cancelled ? {} : { hint: 'is `switchboard serve` still running?' }),
+  });
 }

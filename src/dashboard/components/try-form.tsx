@@ -1,10 +1,12 @@
 /**
  * @module dashboard/components/try-form
  * "Try it": a form generated from the tool's input schema (or a JSON editor), checked before the call,
- * then the call through `POST /api/tools/:name/call` and its result.
+ * then the call through `POST /api/tools/:name/call` (streamed, so the server's progress shows while
+ * it runs) and its result.
  */
 
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { CallProgress } from '../api/api-client.js';
 import type { CallAnswer, ToolView } from '../api/api-types.js';
 import { argumentsAsJson, collectArguments, formFromSchema, initialValues, WHOLE_JSON_KEY, type FormValues } from '../model/schema-form.js';
 import { useSession } from '../state/session.js';
@@ -22,6 +24,7 @@ export function TryForm({ tool }: { tool: ToolView }) {
   const [answer, setAnswer] = useState<CallAnswer | undefined>(undefined);
   const [failure, setFailure] = useState<unknown>(undefined);
   const [running, setRunning] = useState(false);
+  const [progress, setProgress] = useState<CallProgress | undefined>(undefined);
   const abort = useRef<AbortController | undefined>(undefined);
 
   useEffect(() => () => abort.current?.abort(), []);
@@ -50,13 +53,15 @@ export function TryForm({ tool }: { tool: ToolView }) {
     setRunning(true);
     setFailure(undefined);
     setAnswer(undefined);
+    setProgress(undefined);
     try {
-      setAnswer(await api.callTool(tool.name, collected.arguments, controller.signal));
+      setAnswer(await api.callTool(tool.name, collected.arguments, controller.signal, (update) => abort.current === controller && setProgress(update)));
     } catch (error) {
       setFailure(error);
     } finally {
       if (abort.current === controller) abort.current = undefined;
       setRunning(false);
+      setProgress(undefined);
     }
   };
 
@@ -108,6 +113,18 @@ export function TryForm({ tool }: { tool: ToolView }) {
         </div>
       </form>
       <div aria-live="polite">
+        {running && progress !== undefined ? (
+          <div class="call-progress">
+            <label for={`${idPrefix}-progress`}>Progress</label>
+            <progress id={`${idPrefix}-progress`} value={progress.total === undefined ? undefined : progress.progress} max={progress.total}>
+              {progress.total === undefined ? progress.progress : `${progress.progress} of ${progress.total}`}
+            </progress>
+            <span class="muted small">
+              {progress.total === undefined ? progress.progress : `${progress.progress} / ${progress.total}`}
+              {progress.message === undefined ? '' : ` — ${progress.message}`}
+            </span>
+          </div>
+        ) : null}
         {failure === undefined ? null : <Problem error={failure} />}
         {answer === undefined ? null : <ResultPanel result={answer.result} durationMs={answer.durationMs} />}
       </div>

@@ -5,9 +5,16 @@
  * are error JSON: 400 bad arguments, 404 unknown tool, 429 the user's call limit, 502 the upstream
  * failed, 504 it timed out). A call made here counts as running for shutdown, and cannot answer an
  * upstream's elicitation or sampling request (those are declined).
+ *
+ * With `Accept: text/event-stream` the call's progress is streamed: `progress` events
+ * (`{progress, total?, message?}`), then one `result` (`{result, durationMs}`) or one `error` (the
+ * error JSON plus its `status`). An unknown tool is still a plain 404: the stream starts only for a
+ * tool that exists.
  */
 
+import { streamSSE } from 'hono/streaming';
 import { ErrorCode, SwitchboardError } from '../../errors.js';
+import { toApiError } from '../http-error.js';
 import type { Gateway } from '../gateway.js';
 import { jsonObjectBody, userOf, type GatewayApp } from '../gateway-app-types.js';
 import { isRecord } from '../wire-format.js';
@@ -42,8 +49,28 @@ export function registerToolRoutes(app: GatewayApp, gateway: Gateway): void {
     const args = body.arguments ?? {};
     if (!isRecord(args)) throw new SwitchboardError(ErrorCode.InvalidArgument, '`arguments` must be a JSON object');
     const lease = await gateway.lease(user);
+    const tool = lease.client.getTool(name);
+    if (tool !== undefined && (c.req.header('accept') ?? '').includes('text/event-stream')) {
+      const tracked = gateway.calls.begin(user.id, tool.server, API_DOWNSTREAM, c.req.raw.signal);
+      return streamSSE(c, async (stream) => {
+        const send = (event: string, payload: object): Promise<void> => (stream.closed || stream.aborted ? Promise.resolve() : stream.writeSSE({ event, data: JSON.stringify(payload) }));
+        const started = performance.now();
+        try {
+          const result = await lease.client.callTool(name, args, {
+            signal: tracked.call.abort.signal,
+            onProgress: ({ progress, total, message }) => void send('progress', { progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) }).catch(() => {}),
+          });
+          await send('result', { result, durationMs: Math.round((performance.now() - started) * 10) / 10 });
+        } catch (error) {
+          const { status, body } = toApiError(error);
+          await send('error', { ...body, status }).catch(() => {});
+        } finally {
+          tracked.end();
+          lease.release();
+        }
+      });
+    }
     try {
-      const tool = lease.client.getTool(name);
       // An unknown tool is refused by the client itself (with the reason: no such tool, or its server is down).
       const tracked = tool === undefined ? undefined : gateway.calls.begin(user.id, tool.server, API_DOWNSTREAM, c.req.raw.signal);
       const started = performance.now();

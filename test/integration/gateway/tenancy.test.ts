@@ -165,6 +165,34 @@ describe('tools over the API', () => {
     expect(listed.version).toEqual(expect.any(Number));
   });
 
+  test('with Accept: text/event-stream a call streams its progress, then its result; a refusal after the start is an error event', async () => {
+    const sse = { accept: 'text/event-stream' };
+    const events = async (response: Response): Promise<Array<{ event: string; data: unknown }>> =>
+      (await response.text())
+        .split('\n\n')
+        .filter((block) => block.includes('data:'))
+        .map((block) => ({
+          event: /^event: ?(.*)$/m.exec(block)?.[1] ?? 'message',
+          data: JSON.parse(/^data: ?(.*)$/m.exec(block)?.[1] ?? 'null') as unknown,
+        }));
+    const streamed = await gateway.api('/api/tools/sleep/call', { token: alice.token, body: { arguments: { ms: 300 } }, headers: sse });
+    expect(streamed.status).toBe(200);
+    expect(streamed.headers.get('content-type')).toContain('text/event-stream');
+    const seen = await events(streamed);
+    // sleep(300) reports 6 steps of 50 ms; each arrives before the result.
+    expect(seen.filter((event) => event.event === 'progress').map((event) => event.data)).toEqual(
+      [1, 2, 3, 4, 5, 6].map((step) => ({ progress: step, total: 6, message: `step ${step}` })),
+    );
+    expect(seen.at(-1)).toMatchObject({ event: 'result', data: { result: { isError: false, content: [{ type: 'text', text: 'slept 300 ms' }] }, durationMs: expect.any(Number) } });
+    const bad = await gateway.api('/api/tools/add/call', { token: alice.token, body: { arguments: { a: 'one' } }, headers: sse });
+    // The same error JSON as a plain call's, with the status it would have had.
+    expect(await events(bad)).toEqual([{ event: 'error', data: { error: expect.objectContaining({ code: 'INVALID_ARGUMENT', server: 'alice-sink' }), status: 400 } }]);
+    // Nothing to stream for a tool that does not exist: a plain 404.
+    const unknown = await gateway.api('/api/tools/bob_only/call', { token: alice.token, body: {}, headers: sse });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ error: { code: 'TOOL_NOT_FOUND' } });
+  });
+
   test('a user over their concurrent-call limit gets 429 while others are served', async () => {
     const slow = gateway.api('/api/tools/sleep/call', { token: alice.token, body: { arguments: { ms: 2_000 } } });
     await waitFor(() => gateway.running.gateway.calls.size > 0, WAIT_MS, 'the slow call to start');
