@@ -371,6 +371,22 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     return result;
   }
 
+  /**
+   * Tries a server that failed again now, instead of at its next background retry (e.g. after a
+   * person logged in to it). Resolves when it is ready or failed again; false when the server is
+   * unknown, disabled, or not failed.
+   */
+  async retryServer(name: string): Promise<boolean> {
+    const entry = this.#entries.get(name);
+    if (entry === undefined || entry.connection === undefined || entry.state !== 'failed' || this.#closing !== undefined) return false;
+    if (entry.retryTimer !== undefined) clearTimeout(entry.retryTimer);
+    entry.retryTimer = undefined;
+    entry.retryAttempt = 0;
+    this.#setEntryState(entry, 'connecting');
+    await this.#start(entry, true);
+    return true;
+  }
+
   /** Takes a removed or replaced server out of service: it finishes its running calls, then closes. */
   #retire(entry: ServerEntry, removed: boolean): void {
     entry.retired = true;

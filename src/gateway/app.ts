@@ -27,6 +27,7 @@ import type { GatewayApp, GatewayEnv } from './gateway-app-types.js';
 import { apiErrorResponse, mcpErrorResponse } from './http-error.js';
 import { registerAccountRoutes } from './routes/api-account.js';
 import { registerEventsRoute } from './routes/api-events.js';
+import { registerLoginRoutes } from './routes/api-login.js';
 import { registerServerRoutes } from './routes/api-servers.js';
 import { registerTemplateRoutes } from './routes/api-templates.js';
 import { registerToolRoutes } from './routes/api-tools.js';
@@ -120,6 +121,7 @@ export function createGatewayApp(gateway: Gateway): GatewayApp {
   registerAccountRoutes(app, gateway);
   registerServerRoutes(app, gateway);
   registerTemplateRoutes(app, gateway);
+  registerLoginRoutes(app, gateway);
   registerToolRoutes(app, gateway);
   registerEventsRoute(app, gateway);
   registerDashboardRoutes(app);

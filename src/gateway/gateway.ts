@@ -10,6 +10,7 @@ import type { NamingStrategy, ServerSpec } from '../config/server-spec.js';
 import { ErrorCode, SwitchboardError } from '../errors.js';
 import { noopLogger, type Logger } from '../logger.js';
 import { ClientPool, type ClientLease, type ClientPoolOptions } from '../registry/client-pool.js';
+import { OAuthLogins } from './oauth-logins.js';
 import type { RegistryChange, RegistryUser } from '../registry/registry-types.js';
 import type { ServerRegistry } from '../registry/server-registry.js';
 import { authenticate, bearerTokenOf } from './auth.js';
@@ -53,6 +54,8 @@ export class Gateway {
   readonly metrics: GatewayMetrics;
   readonly hostCheck: HostCheck;
   readonly maxBodyBytes: number;
+  /** OAuth logins started from the dashboard, waiting for their browser. */
+  readonly logins = new OAuthLogins();
   /** The config file's servers (shared by every user). */
   readonly sharedServers: readonly ServerSpec[];
   readonly #streams = new Set<() => void>();
@@ -186,6 +189,7 @@ export class Gateway {
       // The last answers are still being written to their clients' streams.
       await this.mcp.whenQuiet(2_000);
       await this.mcp.close();
+      await this.logins.close();
       await this.pool.close();
       this.registry.off('change', this.#onRegistryChange);
       this.#tokens.clear();

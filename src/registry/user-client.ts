@@ -175,6 +175,11 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
     return this.#current.client.listResourceTemplates();
   }
 
+  /** Tries a failed server again now (see {@link MultiServerClient.retryServer}). */
+  retryServer(name: string): Promise<boolean> {
+    return this.#current.client.retryServer(name);
+  }
+
   /** The live connection of one server of the current client (for requests this class does not wrap). */
   connection(server: string): ServerConnection | undefined {
     return this.#current.client.connection(server);

@@ -20,6 +20,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { auditAccessibility } from '../helpers/axe.js';
 import { chromiumMissing, launchChromium } from '../helpers/chromium.js';
+import { startOAuthProtectedServer } from '../fixtures/servers/oauth-protected-server.mjs';
 import { KITCHEN_SINK, ROOT } from '../helpers/fixtures.js';
 import { newToken, startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -311,5 +312,27 @@ describe.skipIf(skip)(`dashboard in Chromium${skip ? ` (skipped: ${missing})` : 
     await page.getByRole('button', { name: 'Run notes_tool' }).click();
     // The kitchen sink's extra tools answer "<server name>/<tool>: …": the parameter reached the command line.
     await expect.poll(() => page.locator('.result').textContent()).toContain('bobs-notes/notes_tool');
+  });
+
+  test('a server that needs an OAuth login offers it on its card; the login runs in a new tab and the server connects', async () => {
+    // A real authorization server and protected MCP server (it approves at once), shared by the admin.
+    const fixture = await startOAuthProtectedServer();
+    try {
+      const added = await runCli(['servers', 'add', 'remote', '--shared', '--url', fixture.url, '--db', db()], { cwd: dir, env: { HOME: dir } });
+      expect(added.code, added.stderr).toBe(0);
+      await nav('Servers').click();
+      const card = page.locator('article[data-server="remote"]');
+      await card.getByText('SERVER_UNAUTHORIZED').waitFor();
+      await shot('login-needed');
+      const [tab] = await Promise.all([browser.context.waitForEvent('page'), card.getByRole('button', { name: 'Log in to remote' }).click()]);
+      // The tab went to the authorization server and came back to the gateway's callback page.
+      await tab.getByText('You are logged in to “remote”').waitFor();
+      expect(new URL(tab.url()).pathname).toBe('/oauth/callback');
+      await tab.close();
+      await card.getByText('ready', { exact: true }).waitFor();
+      expect(fixture.log.authorizations).toHaveLength(1);
+    } finally {
+      await fixture.close();
+    }
   });
 });

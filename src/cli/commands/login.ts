@@ -15,17 +15,14 @@ import type { AuthorizationUrlHandler } from '../../auth/authorization-callback.
 import { startLoopbackRedirectServer } from '../../auth/loopback-redirect-server.js';
 import { oauthStoreKey } from '../../auth/oauth-token-store.js';
 import { openBrowser } from '../../auth/open-browser.js';
+import { runLogin } from '../../auth/run-login.js';
 import type { HttpServerSpec } from '../../config/server-spec.js';
-import { ServerConnection } from '../../connection/server-connection.js';
 import type { FetchLike } from '@modelcontextprotocol/client';
 import type { Logger } from '../../logger.js';
 import { usageError } from '../cli-error.js';
 import { loadConfigForCli } from '../connect-config.js';
 import { openRegistryForCli } from '../open-registry.js';
 import { style, writeDiagnostic, writeResult } from '../output.js';
-
-/** How long a login may wait for the person to finish in the browser. @default 300000 */
-export const LOGIN_TIMEOUT_MS = 300_000;
 
 /** Options of {@link login}. */
 export interface LoginOptions {
@@ -73,32 +70,27 @@ async function loginTo({ spec, store, fetch }: LoginTarget, options: LoginOption
       const signals = [context.signal, options.signal].filter((signal): signal is AbortSignal => signal !== undefined);
       return loopback.waitForCallback(signals.length === 0 ? undefined : AbortSignal.any(signals));
     };
-    // The start-up deadline must leave a person time to log in.
-    const loginSpec: HttpServerSpec = { ...spec, startupTimeoutMs: Math.max(spec.startupTimeoutMs, LOGIN_TIMEOUT_MS) };
-    const connection = new ServerConnection(loginSpec, {
+    const tokens = await runLogin({
+      spec,
+      store,
+      fetch,
+      onAuthorizationUrl,
+      redirectUrl: loopback.redirectUrl,
       logger: options.logger,
-      oauth: { store, onAuthorizationUrl, redirectUrl: loopback.redirectUrl },
-      ...(fetch === undefined ? {} : { fetch }),
+      ...(options.force === undefined ? {} : { force: options.force }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
-    try {
-      const provider = (await connection.oauthAuthorizer())?.provider;
-      if (options.force === true) await provider?.invalidateCredentials('tokens');
-      await connection.connect(options.signal === undefined ? {} : { signal: options.signal });
-      const tokens = (await provider?.reload())?.tokens;
-      if (tokens === undefined) {
-        writeResult(`server "${spec.name}" did not ask for authorization; nothing to store`);
-        return;
-      }
-      const facts = [
-        tokens.scope === undefined || tokens.scope === '' ? undefined : `scope: ${tokens.scope}`,
-        tokens.refresh_token === undefined ? 'no refresh token' : 'refreshable',
-        tokens.expires_in === undefined ? undefined : `expires in ${Math.round(tokens.expires_in / 60)} min`,
-      ].filter((fact) => fact !== undefined);
-      const who = options.user === undefined ? '' : ` as user "${options.user}"`;
-      writeResult(`${style.green('✓', true)} logged in to "${spec.name}"${who} (${facts.join(', ')})`);
-    } finally {
-      await connection.close();
+    if (tokens === undefined) {
+      writeResult(`server "${spec.name}" did not ask for authorization; nothing to store`);
+      return;
     }
+    const facts = [
+      tokens.scope === undefined ? undefined : `scope: ${tokens.scope}`,
+      tokens.refreshable ? 'refreshable' : 'no refresh token',
+      tokens.expiresInSeconds === undefined ? undefined : `expires in ${Math.round(tokens.expiresInSeconds / 60)} min`,
+    ].filter((fact) => fact !== undefined);
+    const who = options.user === undefined ? '' : ` as user "${options.user}"`;
+    writeResult(`${style.green('✓', true)} logged in to "${spec.name}"${who} (${facts.join(', ')})`);
   } finally {
     await loopback.close();
   }
@@ -133,31 +125,25 @@ async function loginTarget(options: { server: string; config?: string; logger: L
     return { spec, store: options.store ?? new FileOAuthTokenStore(), fetch: undefined, close: async () => {} };
   }
   const registry = await openRegistryForCli(options.db, options.logger);
-  let pinned: { fetch: FetchLike; close(): Promise<void> } | undefined;
   try {
-    const { RegistryOAuthTokenStore } = await import('../../registry/registry-oauth-token-store.js');
+    const { userLoginTarget } = await import('../../registry/user-login-target.js');
     const user = await registry.users.get(options.user);
     const userConfig = await registry.configForUser({ id: user.id });
     // The gateway gives every user the servers of its --config too (a registry server of the same name wins).
     const found = userConfig.config.servers.find((server) => server.name === options.server) ?? (options.config === undefined ? undefined : await configSpec(options.server, options));
     if (found === undefined) throw usageError(`user "${options.user}" has no server "${options.server}" (see: switchboard servers list --user ${options.user})`);
     const spec = remoteOnly(found, options.server);
-    if (userConfig.policy !== undefined && userConfig.tenantServers.has(spec.name)) {
-      const { createPinnedFetch } = await import('../../registry/pinned-fetch.js');
-      pinned = await createPinnedFetch({ policy: userConfig.policy, subject: `a server of user "${user.name}"`, logger: options.logger });
-    }
-    const fence = pinned;
+    const target = await userLoginTarget(registry, user, userConfig, spec, options.logger);
     return {
       spec,
-      store: new RegistryOAuthTokenStore(registry.userSecrets, { id: user.id }),
-      fetch: fence?.fetch,
+      store: target.store,
+      fetch: target.fetch,
       close: async () => {
-        await fence?.close();
+        await target.close();
         await registry.close();
       },
     };
   } catch (error) {
-    await pinned?.close();
     await registry.close();
     throw error;
   }

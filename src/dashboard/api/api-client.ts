@@ -63,6 +63,11 @@ export class ApiClient {
     return this.#request('GET', 'api/templates');
   }
 
+  /** Starts an OAuth login of the signed-in user to a remote server (open `authorizationUrl`). */
+  logIn(name: string): Promise<{ status: 'authorize'; authorizationUrl: string } | { status: 'done' }> {
+    return this.#request('POST', `api/servers/${encodeURIComponent(name)}/login`);
+  }
+
   removeServer(name: string): Promise<void> {
     return this.#request('DELETE', `api/servers/${encodeURIComponent(name)}`);
   }

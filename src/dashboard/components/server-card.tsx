@@ -17,11 +17,13 @@ export interface ServerCardProps {
   onEdit: () => void;
   onToggle: () => void;
   onRemove: () => void;
+  /** Starts an OAuth login to this server (offered when it refuses the user for want of one). */
+  onLogIn: () => void;
 }
 
 const KIND_WORDS: Record<string, string> = { url: 'remote URL', stdio: 'local command', template: 'template' };
 
-export function ServerCard({ server, now, busy, onEdit, onToggle, onRemove }: ServerCardProps) {
+export function ServerCard({ server, now, busy, onEdit, onToggle, onRemove, onLogIn }: ServerCardProps) {
   const [confirming, setConfirming] = useState(false);
   const keepButton = useRef<HTMLButtonElement>(null);
   const removeButton = useRef<HTMLButtonElement>(null);
@@ -63,6 +65,11 @@ export function ServerCard({ server, now, busy, onEdit, onToggle, onRemove }: Se
             <strong>{server.error.code}</strong>: {server.error.message}
           </p>
           {server.error.hint === undefined ? null : <p class="hint">{server.error.hint}</p>}
+          {server.kind === 'url' && server.error.code === 'SERVER_UNAUTHORIZED' ? (
+            <button type="button" class="primary" disabled={busy} onClick={onLogIn} aria-label={`Log in to ${server.name}`}>
+              Log in
+            </button>
+          ) : null}
           {server.error.stderr === undefined || server.error.stderr === '' ? null : (
             <details>
               <summary>Server output (stderr)</summary>

@@ -41,6 +41,31 @@ export function ServersPage() {
     }
   };
 
+  // The tab is opened while the click still counts as the person's (a popup blocker would stop a
+  // window opened after the request); it is pointed at the authorization server once its URL is known.
+  const logIn = (name: string): void => {
+    const tab = window.open('', '_blank');
+    if (tab !== null) tab.opener = null;
+    void act(
+      name,
+      async () => {
+        try {
+          const answer = await api.logIn(name);
+          if (answer.status !== 'authorize') {
+            tab?.close();
+            return;
+          }
+          if (tab === null) window.location.assign(answer.authorizationUrl);
+          else tab.location.href = answer.authorizationUrl;
+        } catch (error) {
+          tab?.close();
+          throw error;
+        }
+      },
+      `Logging in to ${name}: finish in the new tab; the server connects when you are done`,
+    );
+  };
+
   const list = servers.data?.servers ?? [];
   const ready = list.filter((server) => server.enabled && server.state === 'ready').length;
   return (
@@ -69,6 +94,7 @@ export function ServersPage() {
             onEdit={() => setEditing({ mode: 'edit', server })}
             onToggle={() => void act(server.name, () => api.updateServer(server.name, { enabled: !server.enabled }), `${server.name} ${server.enabled ? 'disabled' : 'enabled'}`)}
             onRemove={() => void act(server.name, () => api.removeServer(server.name), `${server.name} removed`)}
+            onLogIn={() => logIn(server.name)}
           />
         ))}
       </div>

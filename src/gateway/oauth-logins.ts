@@ -1,0 +1,120 @@
+/**
+ * @module gateway/oauth-logins
+ * Logins started from the gateway (`POST /api/servers/:name/login`): the person's browser goes to the
+ * authorization server and comes back to the gateway's `/oauth/callback`, which hands the redirect to
+ * the login waiting for it. A login is found by its `state` (unguessable, bound to one user and
+ * server); it waits at most {@link LOGIN_TIMEOUT_MS}, and each user may have a few at once.
+ */
+
+import { randomBytes } from 'node:crypto';
+import { LOGIN_TIMEOUT_MS, runLogin, type LoginRun, type LoginTokens } from '../auth/run-login.js';
+import { ErrorCode, SwitchboardError, isSwitchboardError } from '../errors.js';
+
+/** Logins one user may have waiting at once. */
+export const MAX_PENDING_LOGINS_PER_USER = 5;
+
+/** How a login started. */
+export type LoginStart =
+  | { status: 'authorize'; authorizationUrl: string }
+  /** Stored tokens were enough (or refreshed): nothing for the person to do. */
+  | { status: 'done'; tokens: LoginTokens | undefined };
+
+/** How a login ended, as the callback page reports it. */
+export interface LoginOutcome {
+  userId: string;
+  server: string;
+  error?: SwitchboardError;
+}
+
+interface Pending {
+  userId: string;
+  server: string;
+  deliver: (redirect: URL) => void;
+  finished: Promise<LoginOutcome>;
+}
+
+/** The gateway's logins in progress. */
+export class OAuthLogins {
+  readonly #pending = new Map<string, Pending>();
+  readonly #running = new Map<AbortController, Promise<unknown>>();
+
+  /**
+   * Starts a login of `userId` to `run.spec`. Resolves once the authorization server's URL is known
+   * (the person opens it) or the login needed no person; `onFinished` hears how it ended.
+   */
+  start(userId: string, run: Omit<LoginRun, 'onAuthorizationUrl' | 'signal'>, onFinished: (outcome: LoginOutcome) => void | Promise<void>): Promise<LoginStart> {
+    const server = run.spec.name;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new SwitchboardError(ErrorCode.RequestTimeout, `the login to "${server}" was not finished within ${LOGIN_TIMEOUT_MS / 60_000} minutes`)), LOGIN_TIMEOUT_MS);
+    timer.unref();
+    return new Promise<LoginStart>((resolveStart, rejectStart) => {
+      let state: string | undefined;
+      let started = false;
+      const login = runLogin({
+        ...run,
+        signal: controller.signal,
+        onAuthorizationUrl: (url, context) =>
+          new Promise<URL>((deliver, refuse) => {
+            // The SDK puts its own state in the URL; the map key is ours when it does not.
+            state = url.searchParams.get('state') ?? randomBytes(16).toString('base64url');
+            const signals = [context.signal, controller.signal].filter((signal): signal is AbortSignal => signal !== undefined);
+            const abort = AbortSignal.any(signals);
+            abort.addEventListener('abort', () => refuse(abort.reason), { once: true });
+            this.#pending.set(state, { userId, server, deliver, finished });
+            started = true;
+            resolveStart({ status: 'authorize', authorizationUrl: url.href });
+          }),
+      });
+      const finished: Promise<LoginOutcome> = login.then(
+        (tokens) => {
+          if (!started) resolveStart({ status: 'done', tokens });
+          return { userId, server };
+        },
+        (error: unknown) => {
+          const failure = isSwitchboardError(error) ? error : new SwitchboardError(ErrorCode.ServerUnauthorized, `the login to "${server}" failed: ${String(error)}`, { server, cause: error });
+          if (!started) rejectStart(failure);
+          return { userId, server, error: failure };
+        },
+      );
+      const ended = finished
+        .then(async (outcome) => {
+          clearTimeout(timer);
+          if (state !== undefined) this.#pending.delete(state);
+          await onFinished(outcome);
+        })
+        .catch(() => {})
+        .finally(() => this.#running.delete(controller));
+      this.#running.set(controller, ended);
+    });
+  }
+
+  /** True when `userId` may start one more login (a few may wait for their browser at once). */
+  hasRoom(userId: string): boolean {
+    let waiting = 0;
+    for (const pending of this.#pending.values()) if (pending.userId === userId) waiting++;
+    return waiting < MAX_PENDING_LOGINS_PER_USER;
+  }
+
+  /** Hands a redirect to the login it belongs to and waits for that login to end. */
+  async complete(redirect: URL): Promise<LoginOutcome> {
+    const state = redirect.searchParams.get('state');
+    const pending = state === null ? undefined : this.#pending.get(state);
+    if (pending === undefined) {
+      throw new SwitchboardError(ErrorCode.NotFound, 'this login is unknown or has expired', { hint: 'start it again from the dashboard (or with `switchboard login`)' });
+    }
+    pending.deliver(redirect);
+    return pending.finished;
+  }
+
+  /** Logins waiting for a browser now. */
+  get size(): number {
+    return this.#pending.size;
+  }
+
+  /** Ends every login in progress and waits until their connections are closed. */
+  async close(): Promise<void> {
+    const ending = [...this.#running];
+    for (const [controller] of ending) controller.abort(new SwitchboardError(ErrorCode.Unavailable, 'the gateway is shutting down'));
+    await Promise.all(ending.map(([, ended]) => ended));
+  }
+}

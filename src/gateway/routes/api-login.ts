@@ -1,0 +1,78 @@
+/**
+ * @module gateway/routes/api-login
+ * OAuth logins from the dashboard. `POST /api/servers/:name/login` starts one for the requesting user
+ * and answers `{ status: 'authorize', authorizationUrl }` (open it in the browser) or
+ * `{ status: 'done' }` (stored tokens were enough). The authorization server sends the browser back to
+ * `GET /oauth/callback` — no bearer token there (it is a browser navigation): the `state` of the
+ * redirect finds the login, which stores the tokens in that user's encrypted secrets; the user's
+ * server is then tried again at once. The page says how it ended and holds no data.
+ */
+
+import type { Context } from 'hono';
+import { ErrorCode, SwitchboardError } from '../../errors.js';
+import { userLoginTarget } from '../../registry/user-login-target.js';
+import type { RegistryUser } from '../../registry/registry-types.js';
+import type { Gateway } from '../gateway.js';
+import { userOf, type GatewayApp, type GatewayEnv } from '../gateway-app-types.js';
+
+/** Adds the login routes (`/api/servers/:name/login` behind the auth middleware; `/oauth/callback` not). */
+export function registerLoginRoutes(app: GatewayApp, gateway: Gateway): void {
+  app.post('/api/servers/:name/login', async (c) => {
+    const user = userOf(c);
+    const name = c.req.param('name');
+    const userConfig = await gateway.registry.configForUser({ id: user.id });
+    // A registry server of that name wins over the config file's, as in the user's client.
+    const spec = userConfig.config.servers.find((server) => server.name === name) ?? gateway.sharedServers.find((server) => server.name === name);
+    if (spec === undefined) throw new SwitchboardError(ErrorCode.NotFound, `you have no server "${name}"`);
+    if (spec.type !== 'http') throw new SwitchboardError(ErrorCode.InvalidArgument, `server "${name}" is started as a process; logins are for remote (URL) servers`);
+    if (!gateway.logins.hasRoom(user.id)) throw new SwitchboardError(ErrorCode.LimitExceeded, 'too many of your logins are waiting for their browser', { hint: 'finish or abandon one (they expire after 5 minutes)' });
+    const target = await userLoginTarget(gateway.registry, user, userConfig, spec, gateway.logger);
+    const start = await gateway.logins.start(
+      user.id,
+      { spec, store: target.store, fetch: target.fetch, redirectUrl: new URL('/oauth/callback', c.req.url).href, logger: gateway.logger, force: true },
+      async (outcome) => {
+        await target.close();
+        if (outcome.error === undefined) await retryServer(gateway, user, name);
+        else gateway.logger.warn('a login from the dashboard failed', { user: user.name, server: name, code: outcome.error.code });
+      },
+    );
+    return c.json(start.status === 'authorize' ? { status: 'authorize', authorizationUrl: start.authorizationUrl } : { status: 'done' });
+  });
+
+  app.get('/oauth/callback', async (c) => {
+    try {
+      const outcome = await gateway.logins.complete(new URL(c.req.url));
+      if (outcome.error !== undefined) return page(c, 400, 'The login failed', `${outcome.error.message}${outcome.error.hint === undefined ? '' : ` — ${outcome.error.hint}`}`);
+      return page(c, 200, 'Logged in', `You are logged in to “${outcome.server}”. You can close this tab.`);
+    } catch (error) {
+      const message = error instanceof SwitchboardError ? `${error.message}${error.hint === undefined ? '' : ` — ${error.hint}`}` : 'the login could not be completed';
+      return page(c, error instanceof SwitchboardError && error.code === ErrorCode.NotFound ? 404 : 400, 'The login failed', message);
+    }
+  });
+}
+
+/** The user's server, tried again now that tokens are stored (when the user has a client). */
+async function retryServer(gateway: Gateway, user: RegistryUser, name: string): Promise<void> {
+  if (gateway.shuttingDown) return;
+  const lease = await gateway.lease(user);
+  try {
+    await lease.client.retryServer(name);
+  } finally {
+    lease.release();
+  }
+}
+
+function page(c: Context<GatewayEnv>, status: 200 | 400 | 404, title: string, message: string): Response {
+  c.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
+  c.header('cache-control', 'no-store');
+  return c.html(
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)} — Switchboard</title>` +
+      `<style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem}</style></head>` +
+      `<body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></main></body></html>`,
+    status,
+  );
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+}
