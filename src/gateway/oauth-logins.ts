@@ -3,10 +3,13 @@
  * Logins started from the gateway (`POST /api/servers/:name/login`): the person's browser goes to the
  * authorization server and comes back to the gateway's `/oauth/callback`, which hands the redirect to
  * the login waiting for it. A login is found by its `state` (unguessable, bound to one user and
- * server); it waits at most {@link LOGIN_TIMEOUT_MS}, and each user may have a few at once.
+ * server) and must come back with the `binding` secret of the browser that started it (a cookie):
+ * otherwise someone could send a victim to their own login's URL and have the victim's account at the
+ * authorization server stored under their gateway user. A login waits at most
+ * {@link LOGIN_TIMEOUT_MS}, and each user may have a few at once.
  */
 
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { LOGIN_TIMEOUT_MS, runLogin, type LoginRun, type LoginTokens } from '../auth/run-login.js';
 import { ErrorCode, SwitchboardError, isSwitchboardError } from '../errors.js';
 
@@ -15,7 +18,7 @@ export const MAX_PENDING_LOGINS_PER_USER = 5;
 
 /** How a login started. */
 export type LoginStart =
-  | { status: 'authorize'; authorizationUrl: string }
+  | { status: 'authorize'; authorizationUrl: string; state: string }
   /** Stored tokens were enough (or refreshed): nothing for the person to do. */
   | { status: 'done'; tokens: LoginTokens | undefined };
 
@@ -29,6 +32,7 @@ export interface LoginOutcome {
 interface Pending {
   userId: string;
   server: string;
+  binding: string;
   deliver: (redirect: URL) => void;
   finished: Promise<LoginOutcome>;
 }
@@ -42,7 +46,7 @@ export class OAuthLogins {
    * Starts a login of `userId` to `run.spec`. Resolves once the authorization server's URL is known
    * (the person opens it) or the login needed no person; `onFinished` hears how it ended.
    */
-  start(userId: string, run: Omit<LoginRun, 'onAuthorizationUrl' | 'signal'>, onFinished: (outcome: LoginOutcome) => void | Promise<void>): Promise<LoginStart> {
+  start(userId: string, binding: string, run: Omit<LoginRun, 'onAuthorizationUrl' | 'signal'>, onFinished: (outcome: LoginOutcome) => void | Promise<void>): Promise<LoginStart> {
     const server = run.spec.name;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new SwitchboardError(ErrorCode.RequestTimeout, `the login to "${server}" was not finished within ${LOGIN_TIMEOUT_MS / 60_000} minutes`)), LOGIN_TIMEOUT_MS);
@@ -56,13 +60,14 @@ export class OAuthLogins {
         onAuthorizationUrl: (url, context) =>
           new Promise<URL>((deliver, refuse) => {
             // The SDK puts its own state in the URL; the map key is ours when it does not.
-            state = url.searchParams.get('state') ?? randomBytes(16).toString('base64url');
+            const loginState = url.searchParams.get('state') ?? randomBytes(16).toString('base64url');
+            state = loginState;
             const signals = [context.signal, controller.signal].filter((signal): signal is AbortSignal => signal !== undefined);
             const abort = AbortSignal.any(signals);
             abort.addEventListener('abort', () => refuse(abort.reason), { once: true });
-            this.#pending.set(state, { userId, server, deliver, finished });
+            this.#pending.set(loginState, { userId, server, binding, deliver, finished });
             started = true;
-            resolveStart({ status: 'authorize', authorizationUrl: url.href });
+            resolveStart({ status: 'authorize', authorizationUrl: url.href, state: loginState });
           }),
       });
       const finished: Promise<LoginOutcome> = login.then(
@@ -95,12 +100,21 @@ export class OAuthLogins {
     return waiting < MAX_PENDING_LOGINS_PER_USER;
   }
 
-  /** Hands a redirect to the login it belongs to and waits for that login to end. */
-  async complete(redirect: URL): Promise<LoginOutcome> {
+  /**
+   * Hands a redirect to the login it belongs to and waits for that login to end. `binding` is what
+   * the browser brought back ({@link bindingCookieName}); a login from another browser is refused and
+   * left waiting for its own.
+   */
+  async complete(redirect: URL, binding: (state: string) => string | undefined): Promise<LoginOutcome> {
     const state = redirect.searchParams.get('state');
     const pending = state === null ? undefined : this.#pending.get(state);
-    if (pending === undefined) {
+    if (state === null || pending === undefined) {
       throw new SwitchboardError(ErrorCode.NotFound, 'this login is unknown or has expired', { hint: 'start it again from the dashboard (or with `switchboard login`)' });
+    }
+    const brought = Buffer.from(binding(state) ?? '');
+    const expected = Buffer.from(pending.binding);
+    if (brought.length !== expected.length || !timingSafeEqual(brought, expected)) {
+      throw new SwitchboardError(ErrorCode.Forbidden, 'this login was started in another browser', { hint: 'finish a login in the browser that started it (from the dashboard)' });
     }
     pending.deliver(redirect);
     return pending.finished;
@@ -117,4 +131,9 @@ export class OAuthLogins {
     for (const [controller] of ending) controller.abort(new SwitchboardError(ErrorCode.Unavailable, 'the gateway is shutting down'));
     await Promise.all(ending.map(([, ended]) => ended));
   }
+}
+
+/** The cookie that binds a login to the browser that started it (one per login, named after its state). */
+export function bindingCookieName(state: string): string {
+  return `sb_login_${createHash('sha256').update(state).digest('base64url').slice(0, 16)}`;
 }

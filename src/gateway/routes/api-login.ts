@@ -2,18 +2,25 @@
  * @module gateway/routes/api-login
  * OAuth logins from the dashboard. `POST /api/servers/:name/login` starts one for the requesting user
  * and answers `{ status: 'authorize', authorizationUrl }` (open it in the browser) or
- * `{ status: 'done' }` (stored tokens were enough). The authorization server sends the browser back to
- * `GET /oauth/callback` — no bearer token there (it is a browser navigation): the `state` of the
- * redirect finds the login, which stores the tokens in that user's encrypted secrets; the user's
+ * `{ status: 'done' }` (stored tokens were enough), with an HttpOnly cookie that binds the login to
+ * this browser. The authorization server sends the browser back to `GET /oauth/callback` — no bearer
+ * token there (it is a browser navigation): the `state` of the redirect finds the login, the cookie
+ * proves it is the same browser, and the tokens go to that user's encrypted secrets; the user's
  * server is then tried again at once. The page says how it ended and holds no data.
  */
 
+import { randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { LOGIN_TIMEOUT_MS } from '../../auth/run-login.js';
 import { ErrorCode, SwitchboardError } from '../../errors.js';
 import { userLoginTarget } from '../../registry/user-login-target.js';
 import type { RegistryUser } from '../../registry/registry-types.js';
 import type { Gateway } from '../gateway.js';
 import { userOf, type GatewayApp, type GatewayEnv } from '../gateway-app-types.js';
+import { bindingCookieName } from '../oauth-logins.js';
+
+const CALLBACK_PATH = '/oauth/callback';
 
 /** Adds the login routes (`/api/servers/:name/login` behind the auth middleware; `/oauth/callback` not). */
 export function registerLoginRoutes(app: GatewayApp, gateway: Gateway): void {
@@ -27,26 +34,43 @@ export function registerLoginRoutes(app: GatewayApp, gateway: Gateway): void {
     if (spec.type !== 'http') throw new SwitchboardError(ErrorCode.InvalidArgument, `server "${name}" is started as a process; logins are for remote (URL) servers`);
     if (!gateway.logins.hasRoom(user.id)) throw new SwitchboardError(ErrorCode.LimitExceeded, 'too many of your logins are waiting for their browser', { hint: 'finish or abandon one (they expire after 5 minutes)' });
     const target = await userLoginTarget(gateway.registry, user, userConfig, spec, gateway.logger);
+    const binding = randomBytes(24).toString('base64url');
     const start = await gateway.logins.start(
       user.id,
-      { spec, store: target.store, fetch: target.fetch, redirectUrl: new URL('/oauth/callback', c.req.url).href, logger: gateway.logger, force: true },
+      binding,
+      { spec, store: target.store, fetch: target.fetch, redirectUrl: new URL(CALLBACK_PATH, c.req.url).href, logger: gateway.logger, force: true },
       async (outcome) => {
         await target.close();
         if (outcome.error === undefined) await retryServer(gateway, user, name);
         else gateway.logger.warn('a login from the dashboard failed', { user: user.name, server: name, code: outcome.error.code });
       },
     );
-    return c.json(start.status === 'authorize' ? { status: 'authorize', authorizationUrl: start.authorizationUrl } : { status: 'done' });
+    if (start.status === 'done') return c.json({ status: 'done' });
+    // Lax: the browser brings it back on the authorization server's top-level redirect, and on nothing cross-site else.
+    setCookie(c, bindingCookieName(start.state), binding, {
+      path: CALLBACK_PATH,
+      httpOnly: true,
+      sameSite: 'Lax',
+      secure: new URL(c.req.url).protocol === 'https:',
+      maxAge: LOGIN_TIMEOUT_MS / 1000,
+    });
+    return c.json({ status: 'authorize', authorizationUrl: start.authorizationUrl });
   });
 
-  app.get('/oauth/callback', async (c) => {
+  app.get(CALLBACK_PATH, async (c) => {
     try {
-      const outcome = await gateway.logins.complete(new URL(c.req.url));
+      const outcome = await gateway.logins.complete(new URL(c.req.url), (state) => {
+        const name = bindingCookieName(state);
+        const value = getCookie(c, name);
+        deleteCookie(c, name, { path: CALLBACK_PATH });
+        return value;
+      });
       if (outcome.error !== undefined) return page(c, 400, 'The login failed', `${outcome.error.message}${outcome.error.hint === undefined ? '' : ` — ${outcome.error.hint}`}`);
       return page(c, 200, 'Logged in', `You are logged in to “${outcome.server}”. You can close this tab.`);
     } catch (error) {
       const message = error instanceof SwitchboardError ? `${error.message}${error.hint === undefined ? '' : ` — ${error.hint}`}` : 'the login could not be completed';
-      return page(c, error instanceof SwitchboardError && error.code === ErrorCode.NotFound ? 404 : 400, 'The login failed', message);
+      const status = error instanceof SwitchboardError && error.code === ErrorCode.NotFound ? 404 : error instanceof SwitchboardError && error.code === ErrorCode.Forbidden ? 403 : 400;
+      return page(c, status, 'The login failed', message);
     }
   });
 }
@@ -62,7 +86,7 @@ async function retryServer(gateway: Gateway, user: RegistryUser, name: string): 
   }
 }
 
-function page(c: Context<GatewayEnv>, status: 200 | 400 | 404, title: string, message: string): Response {
+function page(c: Context<GatewayEnv>, status: 200 | 400 | 403 | 404, title: string, message: string): Response {
   c.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
   c.header('cache-control', 'no-store');
   return c.html(

@@ -3,7 +3,8 @@
  * server: a shared server that needs a login fails for each user with SERVER_UNAUTHORIZED; a user
  * starts a login over the API, the browser (played by the test: the authorization server approves at
  * once) comes back to the gateway's /oauth/callback, the tokens go to that user's encrypted secrets,
- * and the server is ready at once — for that user only. Unknown or replayed states, unknown servers and
+ * and the server is ready at once — for that user only. The redirect must come back to the browser that
+ * started the login (an HttpOnly cookie binds them). Unknown or replayed states, unknown servers and
  * stdio servers are refused.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -47,6 +48,13 @@ test('a user logs in through the gateway: the browser comes back to /oauth/callb
   expect(started.status).toBe(200);
   const { status, authorizationUrl } = (await started.json()) as { status: string; authorizationUrl: string };
   expect(status).toBe('authorize');
+  // The browser that started the login gets a cookie for the callback only.
+  const [setCookie] = started.headers.getSetCookie();
+  expect(setCookie).toMatch(/^sb_login_[\w-]+=[\w-]+;/);
+  expect(setCookie).toContain('Path=/oauth/callback');
+  expect(setCookie).toContain('HttpOnly');
+  expect(setCookie).toContain('SameSite=Lax');
+  const cookie = (setCookie ?? '').split(';')[0] ?? '';
   const authorization = new URL(authorizationUrl);
   expect(authorization.searchParams.get('redirect_uri')).toBe(`${gateway.url}/oauth/callback`);
   expect(authorization.searchParams.get('code_challenge_method')).toBe('S256');
@@ -55,7 +63,13 @@ test('a user logs in through the gateway: the browser comes back to /oauth/callb
   const approval = await fetch(authorization, { redirect: 'manual' });
   const back = new URL(approval.headers.get('location') ?? '');
   expect(`${back.origin}${back.pathname}`).toBe(`${gateway.url}/oauth/callback`);
-  const page = await fetch(back);
+  // Another browser (no cookie, or someone else's) cannot complete it: a victim sent to this URL
+  // would otherwise have their account stored under alice.
+  const elsewhere = await fetch(back);
+  expect(elsewhere.status).toBe(403);
+  expect(await elsewhere.text()).toContain('started in another browser');
+  expect((await fetch(back, { headers: { cookie: `${cookie.split('=')[0]}=forged` } })).status).toBe(403);
+  const page = await fetch(back, { headers: { cookie } });
   expect(page.status).toBe(200);
   expect(page.headers.get('content-type')).toContain('text/html');
   expect(await page.text()).toContain('You are logged in to “remote”');
@@ -69,7 +83,7 @@ test('a user logs in through the gateway: the browser comes back to /oauth/callb
   // Bob has not logged in: the server still refuses him, and the hint names the way in.
   expect(await remoteOf(bob.token)).toMatchObject({ state: 'failed', error: { code: 'SERVER_UNAUTHORIZED' } });
   // The same redirect again finds nothing: a state is good once.
-  const replay = await fetch(back);
+  const replay = await fetch(back, { headers: { cookie } });
   expect(replay.status).toBe(404);
   expect(gateway.running.gateway.logins.size).toBe(0);
 });
