@@ -11,8 +11,8 @@
  * serving entries build them from a factory).
  */
 
-import { ProtocolError, ProtocolErrorCode, Server, UriTemplate } from '@modelcontextprotocol/server';
-import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, Server, UriTemplate, inputRequired } from '@modelcontextprotocol/server';
+import type { CallToolResult, InputRequiredResult, ServerContext } from '@modelcontextprotocol/server';
 import type { CatalogTool } from '../client/multi-server-client.js';
 import type { ProgressUpdate } from '../connection/lean-requester.js';
 import { ErrorCode, SwitchboardError, isSwitchboardError } from '../errors.js';
@@ -20,6 +20,7 @@ import type { Logger } from '../logger.js';
 import type { RegistryUser } from '../registry/registry-types.js';
 import type { UserClient } from '../registry/user-client.js';
 import { VERSION } from '../version.js';
+import { Conversation, type CallConversations } from './call-conversations.js';
 import type { CallDownstream, CallTracker } from './call-tracker.js';
 import { DEFAULT_FORWARDED_REQUEST_TIMEOUT_MS } from './gateway-defaults.js';
 import { isLogLevel, passesLevel, type DownstreamSession, type UpstreamResource } from './downstream-session.js';
@@ -34,6 +35,8 @@ export interface AggregatedServerHost {
   readonly logger: Logger;
   /** A tool call starts on `request` (the HTTP request it came on; none over stdio). */
   callStarted(request: Request | undefined): void;
+  /** 2026-07-28 calls waiting for their client to come back with answers to an upstream's questions. */
+  readonly conversations: CallConversations;
   /** Subscribes the user's connection to an upstream resource (reference-counted per user). */
   subscribe(resource: UpstreamResource, signal: AbortSignal): Promise<void>;
   unsubscribe(resource: UpstreamResource): Promise<void>;
@@ -73,6 +76,7 @@ export function createAggregatedServer(options: AggregatedServerOptions): Server
       // The client's own refusal says why (no such tool, or its server is down); it never calls out.
       return callFailure(await client.callTool(name, args).then(() => undefined, (error: unknown) => error), ctx.mcpReq.signal);
     }
+    if (era === 'modern') return modernCall(server, host, ctx, tool, args);
     const downstream = downstreamOf(server, ctx, era, session);
     host.callStarted(ctx.http?.req);
     const { call, end } = host.tracker.begin(host.user.id, tool.server, downstream, ctx.mcpReq.signal);
@@ -198,20 +202,68 @@ export function createAggregatedServer(options: AggregatedServerOptions): Server
   return server;
 }
 
-/** How the call's client is reached: its own stream, its declared capabilities, its log level. */
-function downstreamOf(server: Server, ctx: ServerContext, era: 'legacy' | 'modern', session: DownstreamSession | undefined): CallDownstream {
-  if (era === 'modern') {
-    return {
-      key: ctx,
-      era,
-      canElicit: false,
-      canSample: false,
+/**
+ * A tool call of a 2026-07-28 client, in rounds: the upstream call runs in a {@link Conversation};
+ * when the upstream asks a question the client gets `input_required` with it and the conversation's
+ * id as `requestState`, and the call resumes when the client comes back with its answers. Progress
+ * and logs go to the request of the current round.
+ */
+async function modernCall(server: Server, host: AggregatedServerHost, ctx: ServerContext, tool: CatalogTool, args: Record<string, unknown>): Promise<CallToolResult | InputRequiredResult> {
+  const state = ctx.mcpReq.requestState<unknown>();
+  let conversation: Conversation;
+  const round: { ctx: ServerContext } = { ctx };
+  if (typeof state === 'string') {
+    const parked = host.conversations.take(state, host.user.id);
+    if (parked === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'this requestState is unknown or has expired: call the tool again from the start');
+    conversation = parked;
+    conversation.answer(ctx.mcpReq.inputResponses);
+  } else {
+    conversation = new Conversation(host.user.id);
+    const capabilities = server.getClientCapabilities();
+    const downstream: CallDownstream = {
+      key: conversation,
+      era: 'modern',
+      canElicit: capabilities?.elicitation !== undefined,
+      canSample: capabilities?.sampling !== undefined,
+      request: (method, params, signal) => conversation.ask(method, params, signal),
       log: (level, data, logger) => {
         // The SDK applies the request's own log level (the 2026-07-28 envelope) and sends nothing without one.
-        if (isLogLevel(level)) ctx.mcpReq.log(level, data, logger).catch(() => {});
+        if (isLogLevel(level)) round.ctx.mcpReq.log(level, data, logger).catch(() => {});
       },
     };
+    host.callStarted(ctx.http?.req);
+    const { call, end } = host.tracker.begin(host.user.id, tool.server, downstream, conversation.abort.signal);
+    const onProgress = (progress: ProgressUpdate): void => {
+      const progressToken = round.ctx.mcpReq._meta?.progressToken;
+      if (progressToken === undefined) return;
+      round.ctx.mcpReq
+        .notify({ method: 'notifications/progress', params: { progressToken, progress: progress.progress, ...(progress.total === undefined ? {} : { total: progress.total }), ...(progress.message === undefined ? {} : { message: progress.message }) } })
+        .catch(() => {});
+    };
+    conversation.run(host.client().callTool(tool.name, args, { signal: call.abort.signal, onProgress }), call.abort.signal, end);
   }
+  round.ctx = ctx;
+  // The client giving up on this round cancels the call.
+  const cancel = (): void => conversation.abort.abort(ctx.mcpReq.signal.reason);
+  ctx.mcpReq.signal.addEventListener('abort', cancel, { once: true });
+  try {
+    const step = await conversation.next();
+    if (step.kind === 'ask') {
+      host.conversations.park(conversation);
+      return inputRequired({
+        inputRequests: Object.fromEntries(step.questions.map((question) => [question.key, { method: question.method, params: question.params }])) as InputRequiredResult['inputRequests'],
+        requestState: conversation.id,
+      });
+    }
+    if (step.kind === 'failed') return callFailure(step.error, ctx.mcpReq.signal, conversation.callSignal, tool);
+    return server.projectCallToolResult(toWireResult(step.result), tool.outputSchema);
+  } finally {
+    ctx.mcpReq.signal.removeEventListener('abort', cancel);
+  }
+}
+
+/** How the call's client is reached: its own stream, its declared capabilities, its log level. */
+function downstreamOf(server: Server, ctx: ServerContext, era: 'legacy', session: DownstreamSession | undefined): CallDownstream {
   const capabilities = server.getClientCapabilities();
   return {
     key: session ?? server,

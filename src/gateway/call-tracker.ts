@@ -11,9 +11,9 @@ export interface CallDownstream {
   /** One object per downstream connection (a 2025 session, a stdio connection, one 2026 request). */
   readonly key: object;
   readonly era: 'legacy' | 'modern' | 'api';
-  /** The client declared it can answer `elicitation/create` (2025 era only). */
+  /** The client declared it can answer `elicitation/create`. */
   readonly canElicit: boolean;
-  /** The client declared it can answer `sampling/createMessage` (2025 era only). */
+  /** The client declared it can answer `sampling/createMessage`. */
   readonly canSample: boolean;
   /** Sends a request to the client, related to the call (on the call's own stream). */
   request?(method: 'elicitation/create' | 'sampling/createMessage', params: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;

@@ -3,9 +3,9 @@
  * Upstream servers ask questions in the middle of a call (`elicitation/create`, `sampling/createMessage`).
  * The gateway declares both capabilities to its upstreams and forwards each such request to the
  * downstream client whose call the server is serving — the most recent call of that user to that
- * server — when that client declared the capability. Otherwise the upstream gets a JSON-RPC error
- * saying why (no call running, a 2026-07-28 client, which has no server-to-client requests during a
- * call, a client without the capability, or a call made through the REST API).
+ * server — when that client declared the capability (a 2026-07-28 client gets the question as
+ * `input_required`, see call-conversations). Otherwise the upstream gets a JSON-RPC error saying why
+ * (no call running, a client without the capability, or a call made through the REST API).
  */
 
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
@@ -44,7 +44,7 @@ function declineReason(latest: TrackedCall | undefined, what: string, server: st
   if (latest === undefined) return `no call to server "${server}" is running, so there is no client to ask`;
   switch (latest.downstream.era) {
     case 'modern':
-      return `the client calls through protocol 2026-07-28, which has no server-to-client requests during a call`;
+      return `the client (protocol 2026-07-28) did not declare the ${what} capability in its request`;
     case 'api':
       return 'the call came through the REST API, which cannot answer questions';
     default:

@@ -18,6 +18,7 @@ import type { Logger } from '../logger.js';
 import type { RegistryUser } from '../registry/registry-types.js';
 import type { UserClient, UserClientEvents } from '../registry/user-client.js';
 import { createAggregatedServer, type AggregatedServerHost } from './aggregated-server.js';
+import { CallConversations } from './call-conversations.js';
 import type { CallTracker } from './call-tracker.js';
 import { isLogLevel, passesLevel, type DownstreamSession, type UpstreamResource } from './downstream-session.js';
 
@@ -39,6 +40,7 @@ export class UserEndpoint implements AggregatedServerHost {
   readonly logger: Logger;
   /** Long-lived downstream connections of this user. */
   readonly sessions = new Set<DownstreamSession>();
+  readonly conversations = new CallConversations();
   readonly #options: UserEndpointOptions;
   readonly #upstreamSubscriptions = new Map<string, number>();
   #client: UserClient | undefined;
@@ -161,6 +163,7 @@ export class UserEndpoint implements AggregatedServerHost {
   /** Closes the 2026 handler (in-flight 2026 exchanges and `subscriptions/listen` streams end). */
   async close(): Promise<void> {
     this.unbind();
+    this.conversations.close();
     const modern = this.#modern;
     this.#modern = undefined;
     await modern?.close().catch((error: unknown) => this.logger.debug('closing the 2026 handler failed', { error: String(error) }));

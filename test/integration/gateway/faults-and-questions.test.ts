@@ -98,6 +98,30 @@ describe('upstream questions (elicitation, sampling)', () => {
     }
   });
 
+  test('reach a 2026-07-28 client as input_required rounds; its answers resume the upstream call', async () => {
+    const modern = await connectV2(gateway.mcpUrl, gateway.adminToken, 'auto', { capabilities: { elicitation: {}, sampling: {} } });
+    try {
+      const asked: string[] = [];
+      modern.setRequestHandler('elicitation/create', async (request) => {
+        asked.push(String(request.params.message));
+        return { action: 'accept', content: { name: 'Grace' } };
+      });
+      modern.setRequestHandler('sampling/createMessage', async (request) => {
+        const first = request.params.messages[0]?.content;
+        asked.push(first !== undefined && !Array.isArray(first) && first.type === 'text' ? first.text : '?');
+        return { role: 'assistant', content: { type: 'text', text: 'brief' }, model: 'scripted', stopReason: 'endTurn' };
+      });
+      expect(modern.getProtocolEra()).toBe('modern');
+      expect(await modern.callTool({ name: 'ask_name', arguments: {} })).toMatchObject({ content: [{ type: 'text', text: 'hello Grace' }] });
+      expect(await modern.callTool({ name: 'summarize', arguments: { text: 'a long story' } })).toMatchObject({ content: [{ type: 'text', text: 'summary: brief' }] });
+      expect(asked).toEqual(['What is your name?', 'Summarize: a long story']);
+      // Nothing is left waiting for a client.
+      expect(gateway.running.gateway.calls.size).toBe(0);
+    } finally {
+      await modern.close();
+    }
+  });
+
   test('are declined with the reason when the client cannot answer', async () => {
     const plain = await connectV2(gateway.mcpUrl, gateway.adminToken, 'legacy');
     const modern = await connectV2(gateway.mcpUrl, gateway.adminToken, 'auto');
@@ -106,7 +130,7 @@ describe('upstream questions (elicitation, sampling)', () => {
       expect(noCapability.isError).toBe(true);
       expect(JSON.stringify(noCapability.content)).toMatch(/elicitation declined: the MCP client connected to the gateway did not declare the elicitation capability/);
       const modernCall = await modern.callTool({ name: 'summarize', arguments: { text: 'x' } });
-      expect(JSON.stringify(modernCall.content)).toMatch(/sampling declined: the client calls through protocol 2026-07-28/);
+      expect(JSON.stringify(modernCall.content)).toMatch(/sampling declined: the client \(protocol 2026-07-28\) did not declare the sampling capability/);
       const api = (await (await gateway.api('/api/tools/ask_name/call', { body: {} })).json()) as { result: { isError: boolean; content: Array<{ text: string }> } };
       expect(api.result.isError).toBe(true);
       expect(api.result.content[0]?.text).toMatch(/the call came through the REST API/);
