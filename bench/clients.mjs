@@ -54,56 +54,10 @@ const clients = {
   },
 
   /** SDK v1 `Client` + `StdioClientTransport`, one per server. */
-  sdk: {
-    label: 'SDK v1 Client',
-    packages: '@modelcontextprotocol/sdk 1.32.2',
-    async load() {
-      this.Client = (await import('@modelcontextprotocol/sdk/client/index.js')).Client;
-      this.Transport = (await import('@modelcontextprotocol/sdk/client/stdio.js')).StdioClientTransport;
-    },
-    async connect(servers) {
-      const connections = await Promise.all(
-        servers.map(async (server) => {
-          const client = new this.Client({ name: 'bench', version: '1.0.0' });
-          await client.connect(new this.Transport({ command: server.command, args: server.args, env: serverEnv() }));
-          await client.listTools();
-          return client;
-        }),
-      );
-      return {
-        echo: (text, index = 0) => connections[index].callTool({ name: 'echo', arguments: { text } }),
-        sleep: (ms) => connections[0].callTool({ name: 'sleep', arguments: { ms } }),
-        list: async () => (await connections[0].listTools()).tools.length,
-        close: () => Promise.all(connections.map((client) => client.close())),
-      };
-    },
-  },
+  sdk: officialSdkClient('SDK v1 Client', '@modelcontextprotocol/sdk 1.32.2', () => import('@modelcontextprotocol/sdk/client/index.js'), () => import('@modelcontextprotocol/sdk/client/stdio.js')),
 
-  /** SDK v2 `@modelcontextprotocol/client`, the line this project builds on. */
-  sdk2: {
-    label: 'SDK v2 Client',
-    packages: '@modelcontextprotocol/client 2.4.0',
-    async load() {
-      this.Client = (await import('@modelcontextprotocol/client')).Client;
-      this.Transport = (await import('@modelcontextprotocol/client/stdio')).StdioClientTransport;
-    },
-    async connect(servers) {
-      const connections = await Promise.all(
-        servers.map(async (server) => {
-          const client = new this.Client({ name: 'bench', version: '1.0.0' });
-          await client.connect(new this.Transport({ command: server.command, args: server.args, env: serverEnv() }));
-          await client.listTools();
-          return client;
-        }),
-      );
-      return {
-        echo: (text, index = 0) => connections[index].callTool({ name: 'echo', arguments: { text } }),
-        sleep: (ms) => connections[0].callTool({ name: 'sleep', arguments: { ms } }),
-        list: async () => (await connections[0].listTools()).tools.length,
-        close: () => Promise.all(connections.map((client) => client.close())),
-      };
-    },
-  },
+  /** SDK v2 `@modelcontextprotocol/client`, the line this project builds on (same API for this use). */
+  sdk2: officialSdkClient('SDK v2 Client', '@modelcontextprotocol/client 2.4.0', () => import('@modelcontextprotocol/client'), () => import('@modelcontextprotocol/client/stdio')),
 
   /** Ours, one server per `ServerConnection`. */
   connection: {
@@ -289,4 +243,32 @@ export function clientOf(name) {
   const client = clients[name];
   if (client === undefined) throw new Error(`unknown client "${name}"; known: ${CLIENT_NAMES.join(', ')}`);
   return client;
+}
+
+/** An official SDK client row (v1 and v2 share this API): one `Client` + `StdioClientTransport` per server. */
+function officialSdkClient(label, packages, loadClient, loadStdio) {
+  return {
+    label,
+    packages,
+    async load() {
+      this.Client = (await loadClient()).Client;
+      this.Transport = (await loadStdio()).StdioClientTransport;
+    },
+    async connect(servers) {
+      const connections = await Promise.all(
+        servers.map(async (server) => {
+          const client = new this.Client({ name: 'bench', version: '1.0.0' });
+          await client.connect(new this.Transport({ command: server.command, args: server.args, env: serverEnv() }));
+          await client.listTools();
+          return client;
+        }),
+      );
+      return {
+        echo: (text, index = 0) => connections[index].callTool({ name: 'echo', arguments: { text } }),
+        sleep: (ms) => connections[0].callTool({ name: 'sleep', arguments: { ms } }),
+        list: async () => (await connections[0].listTools()).tools.length,
+        close: () => Promise.all(connections.map((client) => client.close())),
+      };
+    },
+  };
 }

@@ -49,18 +49,8 @@ export class TokenStore {
     if (options.expiresInMs !== undefined && !(options.expiresInMs > 0)) {
       throw new SwitchboardError(ErrorCode.InvalidArgument, 'a token lifetime must be positive');
     }
-    const row = {
-      id: newId(),
-      user_id: owner.id,
-      name: options.name ?? null,
-      prefix,
-      token_hash: hashToken(token),
-      created_at: timestamp(now),
-      last_used_at: null,
-      expires_at: options.expiresInMs === undefined ? null : timestamp(new Date(now.getTime() + options.expiresInMs)),
-    };
-    await this.#context.db.insertInto('api_tokens').values(row).execute();
-    return { token, info: toInfo(row) };
+    const expiresAt = options.expiresInMs === undefined ? null : timestamp(new Date(now.getTime() + options.expiresInMs));
+    return { token, info: await this.#insert(owner.id, token, prefix, options.name, now, expiresAt) };
   }
 
   /**
@@ -84,16 +74,12 @@ export class TokenStore {
         hint: 'choose another token',
       });
     }
-    const row = {
-      id: newId(),
-      user_id: owner.id,
-      name: options.name ?? null,
-      prefix,
-      token_hash: hashToken(token),
-      created_at: timestamp(),
-      last_used_at: null,
-      expires_at: null,
-    };
+    return this.#insert(owner.id, token, prefix, options.name, new Date(), null);
+  }
+
+  /** Stores a token's hash (never the token) and answers its public facts. */
+  async #insert(userId: string, token: string, prefix: string, name: string | undefined, now: Date, expiresAt: string | null): Promise<ApiTokenInfo> {
+    const row = { id: newId(), user_id: userId, name: name ?? null, prefix, token_hash: hashToken(token), created_at: timestamp(now), last_used_at: null, expires_at: expiresAt };
     await this.#context.db.insertInto('api_tokens').values(row).execute();
     return toInfo(row);
   }

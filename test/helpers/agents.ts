@@ -5,8 +5,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { MultiServerClient, type MultiServerClientEvents, type MultiServerClientOptions } from '../../src/client/multi-server-client.js';
+import { MultiServerClient, type MultiServerClientOptions } from '../../src/client/multi-server-client.js';
 import { FIXTURES, KITCHEN_SINK } from './fixtures.js';
+import { nextEvent as waitForEvent } from './next-event.js';
 
 export const SCHEMA_ZOO = resolve(FIXTURES, 'schema-zoo-server.mjs');
 export const GATED_SERVER = resolve(FIXTURES, 'gated-server.mjs');
@@ -16,27 +17,8 @@ export const TINY_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 /** Client options for tests: fast list_changed, fast background retries. */
 export const TEST_CLIENT_OPTIONS: MultiServerClientOptions = { listChangedDebounceMs: 10, retryDelayMs: 20, maxRetryDelayMs: 100 };
 
-/** Resolves with the next `event` whose payload passes `predicate`; rejects after `timeoutMs`. */
-export function waitForEvent<K extends keyof MultiServerClientEvents>(
-  client: MultiServerClient,
-  event: K,
-  predicate: (payload: MultiServerClientEvents[K]) => boolean = () => true,
-  timeoutMs = 10_000,
-): Promise<MultiServerClientEvents[K]> {
-  return new Promise((resolvePayload, reject) => {
-    const timer = setTimeout(() => {
-      client.off(event, listener);
-      reject(new Error(`no ${String(event)} event within ${timeoutMs} ms`));
-    }, timeoutMs);
-    const listener = (payload: MultiServerClientEvents[K]): void => {
-      if (!predicate(payload)) return;
-      clearTimeout(timer);
-      client.off(event, listener);
-      resolvePayload(payload);
-    };
-    client.on(event, listener);
-  });
-}
+/** Resolves with the next `event` whose payload passes `predicate`; rejects after its bound. */
+export { waitForEvent };
 
 /** A kitchen-sink server that a test can kill and hold down. */
 export interface GatedSink {

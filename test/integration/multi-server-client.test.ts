@@ -6,39 +6,21 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { MultiServerClient, type MultiServerClientEvents } from '../../src/client/multi-server-client.js';
 import { isProviderSafeName } from '../../src/client/name-catalog.js';
 import { ConfigError, ErrorCode, type SwitchboardError } from '../../src/errors.js';
 import { FAULT_SERVER, KITCHEN_SINK, PYTHON_SERVER } from '../helpers/fixtures.js';
 import { livingProcesses } from '../helpers/processes.js';
+import { connectForEachTest } from '../helpers/connect-for-each-test.js';
+import { nextEvent } from '../helpers/next-event.js';
 
-const clients: MultiServerClient[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
-});
-async function connect(config: Record<string, unknown>, options: Parameters<typeof MultiServerClient.connect>[1] = {}): Promise<MultiServerClient> {
-  const client = await MultiServerClient.connect(config, options);
-  clients.push(client);
-  return client;
-}
+const connect = connectForEachTest();
 const sink = (name: string, tools: string[] = [], extra: Record<string, unknown> = {}) => ({
   command: process.execPath,
   args: [KITCHEN_SINK, '--name', name, ...(tools.length > 0 ? ['--tools', tools.join(',')] : [])],
   ...extra,
 });
-function nextEvent<K extends keyof MultiServerClientEvents>(client: MultiServerClient, event: K, predicate: (payload: MultiServerClientEvents[K]) => boolean = () => true): Promise<MultiServerClientEvents[K]> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ${String(event)} event within 10 s`)), 10_000);
-    const listener = (payload: MultiServerClientEvents[K]): void => {
-      if (!predicate(payload)) return;
-      clearTimeout(timer);
-      client.off(event, listener);
-      resolve(payload);
-    };
-    client.on(event, listener);
-  });
-}
 
 describe('naming with two servers offering the same tools (the seed case: read_file and search on fs and db)', () => {
 

@@ -7,12 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { MultiServerClient, type MultiServerClientEvents } from '../../src/client/multi-server-client.js';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { MultiServerClient } from '../../src/client/multi-server-client.js';
 import { ServerConnection } from '../../src/connection/server-connection.js';
 import { ErrorCode, type SwitchboardError } from '../../src/errors.js';
 import { FAULT_SERVER, KITCHEN_SINK, MINIMAL_SERVER, freePort, specOf, startHttpFixture, type HttpFixture } from '../helpers/fixtures.js';
 import { isAlive, livingProcesses, waitFor } from '../helpers/processes.js';
+import { connectForEachTest } from '../helpers/connect-for-each-test.js';
+import { nextEvent } from '../helpers/next-event.js';
 
 let dir: string;
 beforeAll(() => {
@@ -20,31 +22,11 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const clients: MultiServerClient[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
-});
-async function connect(config: Record<string, unknown>, options: Parameters<typeof MultiServerClient.connect>[1] = {}): Promise<MultiServerClient> {
-  const client = await MultiServerClient.connect(config, options);
-  clients.push(client);
-  return client;
-}
+const connect = connectForEachTest();
 let fileCounter = 0;
 const tempFile = (name: string): string => join(dir, `${name}-${++fileCounter}`);
 const fault = (mode: string, args: string[] = [], extra: Record<string, unknown> = {}) => ({ command: process.execPath, args: [FAULT_SERVER, '--mode', mode, ...args], ...extra });
 const lines = (file: string, prefix: string): number => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((line) => line === prefix).length : 0);
-function nextEvent<K extends keyof MultiServerClientEvents>(client: MultiServerClient, event: K, predicate: (payload: MultiServerClientEvents[K]) => boolean = () => true, timeoutMs = 15_000): Promise<MultiServerClientEvents[K]> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ${String(event)} event within ${timeoutMs} ms`)), timeoutMs);
-    const listener = (payload: MultiServerClientEvents[K]): void => {
-      if (!predicate(payload)) return;
-      clearTimeout(timer);
-      client.off(event, listener);
-      resolve(payload);
-    };
-    client.on(event, listener);
-  });
-}
 const pidOf = (client: MultiServerClient, server: string): number => {
   const pid = client.connection(server)?.pid;
   if (pid === undefined) throw new Error(`no pid for ${server}`);

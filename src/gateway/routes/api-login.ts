@@ -12,6 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { html } from 'hono/html';
 import { LOGIN_TIMEOUT_MS } from '../../auth/run-login.js';
 import { ErrorCode, SwitchboardError } from '../../errors.js';
 import { userLoginTarget } from '../../registry/user-login-target.js';
@@ -86,17 +87,12 @@ async function retryServer(gateway: Gateway, user: RegistryUser, name: string): 
   }
 }
 
-function page(c: Context<GatewayEnv>, status: 200 | 400 | 403 | 404, title: string, message: string): Response {
+function page(c: Context<GatewayEnv>, status: 200 | 400 | 403 | 404, title: string, message: string): Response | Promise<Response> {
   c.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
   c.header('cache-control', 'no-store');
+  // hono's html template escapes every interpolated value.
   return c.html(
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)} — Switchboard</title>` +
-      `<style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem}</style></head>` +
-      `<body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></main></body></html>`,
+    html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title} — Switchboard</title><style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem}</style></head><body><main><h1>${title}</h1><p>${message}</p></main></body></html>`,
     status,
   );
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }

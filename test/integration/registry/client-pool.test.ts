@@ -13,9 +13,8 @@ import type { UserClient, UserClientEvents } from '../../../src/registry/user-cl
 import { startDnsServer, type TestDnsServer } from '../../helpers/dns-server.js';
 import { KITCHEN_SINK, freePort, startHttpFixture, type HttpFixture } from '../../helpers/fixtures.js';
 import { groupMembers, isAlive, waitFor } from '../../helpers/processes.js';
+import { nextEvent } from '../../helpers/next-event.js';
 import { backendsToTest, createTestDatabase, type TestDatabase } from '../../helpers/registry-backends.js';
-
-const EVENT_TIMEOUT_MS = 10_000;
 
 let dns: TestDnsServer;
 beforeAll(async () => {
@@ -23,22 +22,6 @@ beforeAll(async () => {
 });
 afterAll(async () => dns.close());
 
-/** Resolves with the first event `name` of `emitter` that `matches`, or fails after a bound. */
-function nextEvent<E extends object, K extends keyof E>(emitter: { on(event: K, listener: (payload: E[K]) => void): unknown; off(event: K, listener: (payload: E[K]) => void): unknown }, name: K, matches: (payload: E[K]) => boolean = () => true): Promise<E[K]> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      emitter.off(name, listener);
-      reject(new Error(`no ${String(name)} event within ${EVENT_TIMEOUT_MS} ms`));
-    }, EVENT_TIMEOUT_MS);
-    const listener = (payload: E[K]): void => {
-      if (!matches(payload)) return;
-      clearTimeout(timer);
-      emitter.off(name, listener);
-      resolve(payload);
-    };
-    emitter.on(name, listener);
-  });
-}
 
 function pidOf(client: UserClient, server = 'mine'): number {
   const pid = client.status().find((status) => status.name === server)?.pid;

@@ -10,22 +10,13 @@ import { AuditWriter } from '../../../src/registry/audit-writer.js';
 import { ServerRegistry } from '../../../src/registry/server-registry.js';
 import type { RegistryChange } from '../../../src/registry/registry-types.js';
 import { backendsToTest, createTestDatabase, queryPostgres, type TestDatabase } from '../../helpers/registry-backends.js';
+import { codeOf } from '../../helpers/code-of.js';
 
 const API_KEY = 'sk-live-4f1c9e0b7a2d4c8e9f3b6a1d0c2e5f7a';
 const HEADER_SECRET = 'hdr-3b9d2f7e1c0a4b6d8e5f';
 const ENV_SECRET = 'env-7c1e4a9b2d0f3e6a5b8c';
 const PUBLIC_IP = '93.184.215.14';
 const resolveHost = async (): Promise<string[]> => [PUBLIC_IP];
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isSwitchboardError(error)) return error.code;
-    throw error;
-  }
-  throw new Error('expected a rejection');
-}
 
 for (const { kind, skip } of await backendsToTest()) {
   describe.skipIf(skip !== undefined)(`registry store on ${kind}${skip === undefined ? '' : ` (skipped: ${skip})`}`, () => {

@@ -13,20 +13,11 @@ import { ServerRegistry } from '../../../src/registry/server-registry.js';
 import type { TenantView } from '../../../src/registry/tenant-view.js';
 import { KITCHEN_SINK } from '../../helpers/fixtures.js';
 import { backendsToTest, createTestDatabase, type TestDatabase } from '../../helpers/registry-backends.js';
+import { codeOf } from '../../helpers/code-of.js';
 
 const BOB_KEY = 'sk-bob-2f9a7c1e5d3b8a0f6e4c2d1b';
 const SHARED_KEY = 'sk-shared-8e7d6c5b4a39281706f5e4d3';
 const ADMIN_TEMPLATE_SECRET = 'tmpl-admin-0a1b2c3d4e5f6a7b8c9d';
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isSwitchboardError(error)) return error.code;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
 
 for (const { kind, skip } of await backendsToTest()) {
   describe.skipIf(skip !== undefined)(`tenant isolation on ${kind}${skip === undefined ? '' : ` (skipped: ${skip})`}`, () => {
