@@ -7,6 +7,7 @@
  */
 
 import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
+import { RequestStreams } from './request-streams.js';
 
 /** Hooks of a {@link TappedTransport}. */
 export interface TransportTap {
@@ -25,10 +26,18 @@ export class TappedTransport implements Transport {
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
   readonly inner: Transport;
   readonly #tap: TransportTap;
+  /** Per-request response streams (Streamable HTTP), aborted when their request is done with. */
+  readonly #streams: RequestStreams | undefined;
 
   constructor(inner: Transport, tap: TransportTap) {
     this.inner = inner;
     this.#tap = tap;
+    this.#streams = inner.hasPerRequestStream === true ? new RequestStreams() : undefined;
+  }
+
+  /** Response streams open now (0 on transports without one per request). */
+  get openRequestStreams(): number {
+    return this.#streams?.size ?? 0;
   }
 
   get sessionId(): string | undefined {
@@ -51,6 +60,7 @@ export class TappedTransport implements Transport {
     const { intercept, trace, closed } = this.#tap;
     this.inner.onmessage = (message, extra) => {
       if (trace !== undefined) trace('in', message);
+      this.#streams?.inbound(message);
       if (intercept !== undefined && intercept(message)) return;
       // The SDK hands notifications to their handlers a microtask later but settles responses at
       // once, so a progress notification read just before its request's response would find the
@@ -63,6 +73,7 @@ export class TappedTransport implements Transport {
     };
     this.inner.onerror = (error) => this.onerror?.(error);
     this.inner.onclose = () => {
+      this.#streams?.close();
       try {
         closed?.(this);
       } finally {
@@ -74,7 +85,7 @@ export class TappedTransport implements Transport {
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     this.#tap.trace?.('out', message);
-    return this.inner.send(message, options);
+    return this.inner.send(message, this.#streams === undefined ? options : this.#streams.outbound(message, options));
   }
 
   close(): Promise<void> {

@@ -1,0 +1,79 @@
+/**
+ * Issue 14, finding 3: an upstream that answers `tools/call` with an event stream that never ends.
+ * Every call that times out or is cancelled must give its socket back (the stream is aborted), in
+ * both protocol eras; before the fix each such call left one TCP connection open for good.
+ * The hostile server is test/fixtures/servers/endless-stream-server.mjs, on loopback.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ServerConnection } from '../../src/connection/server-connection.js';
+import { RESPONSE_STREAM_LINGER_MS } from '../../src/connection/request-streams.js';
+import { ErrorCode } from '../../src/errors.js';
+import { codeOf } from '../helpers/code-of.js';
+import { specOf } from '../helpers/fixtures.js';
+import { startEndlessStreamServer, type EndlessStreamFixture } from '../fixtures/servers/endless-stream-server.mjs';
+
+const PARALLEL = 8;
+// 1 s, not the attack's 100 ms: on a loaded test machine a call must reach the server before it times out.
+const ROUNDS = 3;
+/** Sockets allowed to stay: the parallel callers' pool plus the cancellation POSTs and the listing. */
+const BOUND = PARALLEL + 4;
+
+let fixture: EndlessStreamFixture;
+beforeAll(async () => {
+  fixture = await startEndlessStreamServer();
+});
+afterAll(async () => {
+  await fixture?.close();
+});
+
+describe.each([
+  ['2025 session', 'legacy', 'legacy'],
+  ['2026-07-28', 'auto', 'modern'],
+] as const)('%s over Streamable HTTP', (_label, protocol, era) => {
+  let connection: ServerConnection;
+  beforeAll(async () => {
+    connection = new ServerConnection(specOf('endless', { url: fixture.url, transport: 'http', protocol, callTimeout: '1s' }));
+    await connection.connect();
+    expect(connection.protocolEra).toBe(era);
+  });
+  afterAll(async () => {
+    await connection?.close();
+  });
+
+  test(`${PARALLEL * ROUNDS} timed-out calls leave at most ${BOUND} sockets open`, async () => {
+    const before = fixture.hangingCalls();
+    for (let round = 0; round < ROUNDS; round++) {
+      const codes = await Promise.all(Array.from({ length: PARALLEL }, () => codeOf(connection.callTool('hang'))));
+      expect(codes).toEqual(Array.from({ length: PARALLEL }, () => ErrorCode.RequestTimeout));
+    }
+    expect(fixture.hangingCalls() - before).toBe(PARALLEL * ROUNDS);
+    await fixture.openAtMost(BOUND, 5_000);
+    // The connection still works, on the sockets that are left.
+    expect((await connection.callTool('echo', { message: 'still here' })).content).toEqual([{ type: 'text', text: 'echo: still here' }]);
+  });
+
+  test(`${PARALLEL * ROUNDS} cancelled calls (AbortSignal) leave at most ${BOUND} sockets open`, async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const calls = Array.from({ length: PARALLEL }, () => {
+        const abort = new AbortController();
+        const started = fixture.hangingCalls();
+        const call = codeOf(connection.callTool('hang', {}, { signal: abort.signal, timeoutMs: 30_000 }));
+        return { abort, call, started };
+      });
+      // Abort once the server holds every stream of the round, so the abort meets an open stream.
+      await fixture.whenHangingCalls(calls[0]!.started + PARALLEL, 5_000);
+      for (const { abort } of calls) abort.abort(new Error('the user gave up'));
+      expect(await Promise.all(calls.map(({ call }) => call))).toEqual(Array.from({ length: PARALLEL }, () => ErrorCode.RequestCancelled));
+    }
+    await fixture.openAtMost(BOUND, 5_000);
+  });
+
+  test(`${PARALLEL * ROUNDS} answered calls whose stream stays open leave at most ${BOUND} sockets open`, async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const results = await Promise.all(Array.from({ length: PARALLEL }, () => connection.callTool('answer_then_hang')));
+      expect(results.map((result) => result.content)).toEqual(Array.from({ length: PARALLEL }, () => [{ type: 'text', text: 'answered' }]));
+    }
+    // Each stream may linger RESPONSE_STREAM_LINGER_MS after its answer, then it is aborted.
+    await fixture.openAtMost(BOUND, RESPONSE_STREAM_LINGER_MS + 5_000);
+  });
+});
