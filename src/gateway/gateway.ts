@@ -16,11 +16,20 @@ import type { ServerRegistry } from '../registry/server-registry.js';
 import { authenticate, bearerTokenOf } from './auth.js';
 import { CallTracker } from './call-tracker.js';
 import { forwardingOptionsFor } from './forward-server-requests.js';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_SESSION_IDLE_TTL_MS, DEFAULT_SHUTDOWN_DEADLINE_MS } from './gateway-defaults.js';
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_EVENT_STREAMS,
+  DEFAULT_MAX_EVENT_STREAMS_PER_USER,
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_MAX_SESSIONS_PER_USER,
+  DEFAULT_SESSION_IDLE_TTL_MS,
+  DEFAULT_SHUTDOWN_DEADLINE_MS,
+} from './gateway-defaults.js';
 import { GatewayMetrics } from './gateway-metrics.js';
 import { createHostCheck, type HostCheck } from './host-check.js';
 import { McpEndpoint } from './mcp-endpoint.js';
 import { TokenCache } from './token-cache.js';
+import { UserSlots } from './user-slots.js';
 
 /** Options of {@link Gateway.create}. */
 export interface GatewayOptions {
@@ -38,6 +47,14 @@ export interface GatewayOptions {
   maxBodyBytes?: number;
   /** @default DEFAULT_SESSION_IDLE_TTL_MS */
   sessionIdleTtlMs?: number;
+  /** 2025-era sessions per user; more are refused with 429. @default DEFAULT_MAX_SESSIONS_PER_USER */
+  maxSessionsPerUser?: number;
+  /** 2025-era sessions in total. @default DEFAULT_MAX_SESSIONS */
+  maxSessions?: number;
+  /** `/api/events` streams per user; more are refused with 429. @default DEFAULT_MAX_EVENT_STREAMS_PER_USER */
+  maxEventStreamsPerUser?: number;
+  /** `/api/events` streams in total. @default DEFAULT_MAX_EVENT_STREAMS */
+  maxEventStreams?: number;
   /** Pool tuning (idle TTL, cap, call queue timeout, audit, client options). */
   pool?: Omit<ClientPoolOptions, 'sharedConfig' | 'connectionOptionsFor' | 'logger'>;
   /** How long a verified token is trusted before the registry is asked again; 0 asks every time. @default TOKEN_CACHE_TTL_MS */
@@ -54,6 +71,8 @@ export class Gateway {
   readonly metrics: GatewayMetrics;
   readonly hostCheck: HostCheck;
   readonly maxBodyBytes: number;
+  /** Places for `/api/events` streams (per user and in total). */
+  readonly eventStreams: UserSlots;
   /** OAuth logins started from the dashboard, waiting for their browser. */
   readonly logins = new OAuthLogins();
   /** The config file's servers (shared by every user). */
@@ -64,7 +83,7 @@ export class Gateway {
   #shuttingDown = false;
   #closing: Promise<void> | undefined;
 
-  private constructor(options: GatewayOptions, parts: { pool: ClientPool; calls: CallTracker; mcp: McpEndpoint; metrics: GatewayMetrics; logger: Logger; maxBodyBytes: number}) {
+  private constructor(options: GatewayOptions, parts: { pool: ClientPool; calls: CallTracker; mcp: McpEndpoint; metrics: GatewayMetrics; logger: Logger; maxBodyBytes: number; eventStreams: UserSlots }) {
     this.registry = options.registry;
     this.#tokens = new TokenCache(options.tokenCacheTtlMs);
     // Users removed or changed, tokens revoked (here or in another process): verified tokens are re-checked.
@@ -79,6 +98,7 @@ export class Gateway {
     this.mcp = parts.mcp;
     this.metrics = parts.metrics;
     this.maxBodyBytes = parts.maxBodyBytes;
+    this.eventStreams = parts.eventStreams;
     this.hostCheck = createHostCheck({ ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }), ...(options.allowedOrigins === undefined ? {} : { allowedOrigins: options.allowedOrigins }) });
     this.pool.on('client-evicted', ({ userId, user, reason }) => {
       this.logger.info('user client closed', { user, reason });
@@ -93,6 +113,7 @@ export class Gateway {
     const logger = options.logger ?? noopLogger;
     const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     if (!(maxBodyBytes > 0)) throw new SwitchboardError(ErrorCode.InvalidArgument, `maxBodyBytes must be positive, got ${String(options.maxBodyBytes)}`);
+    const { sessionSlots, eventStreams } = slotsOf(options);
     const calls = new CallTracker();
     const pool = new ClientPool(options.registry, {
       ...options.pool,
@@ -110,6 +131,7 @@ export class Gateway {
       logger,
       maxBodyBytes,
       sessionIdleTtlMs: options.sessionIdleTtlMs ?? DEFAULT_SESSION_IDLE_TTL_MS,
+      sessionSlots,
       onClient: (client, user) => gateway?.metrics.attach(client, user.name),
     });
     let metrics: GatewayMetrics;
@@ -119,7 +141,7 @@ export class Gateway {
       await Promise.all([mcp.close(), pool.close()]);
       throw error;
     }
-    gateway = new Gateway(options, { pool, calls, mcp, metrics, logger, maxBodyBytes });
+    gateway = new Gateway(options, { pool, calls, mcp, metrics, logger, maxBodyBytes, eventStreams });
     return gateway;
   }
 
@@ -196,4 +218,25 @@ export class Gateway {
     })();
     return this.#closing;
   }
+}
+
+/** The caps on sessions and event streams (checked before anything else is built). */
+function slotsOf(options: GatewayOptions): { sessionSlots: UserSlots; eventStreams: UserSlots } {
+  const sessionSlots = new UserSlots({
+    perUser: options.maxSessionsPerUser ?? DEFAULT_MAX_SESSIONS_PER_USER,
+    total: options.maxSessions ?? DEFAULT_MAX_SESSIONS,
+    noun: 'sessions',
+    perUserOption: 'maxSessionsPerUser',
+    totalOption: 'maxSessions',
+    hint: 'end sessions you no longer use (HTTP DELETE /mcp with their Mcp-Session-Id, or close the client), or wait for idle ones to expire',
+  });
+  const eventStreams = new UserSlots({
+    perUser: options.maxEventStreamsPerUser ?? DEFAULT_MAX_EVENT_STREAMS_PER_USER,
+    total: options.maxEventStreams ?? DEFAULT_MAX_EVENT_STREAMS,
+    noun: 'event streams',
+    perUserOption: 'maxEventStreamsPerUser',
+    totalOption: 'maxEventStreams',
+    hint: 'close a dashboard tab or another /api/events stream you no longer watch',
+  });
+  return { sessionSlots, eventStreams };
 }

@@ -6,9 +6,16 @@ test('the export list of mcp-switchboard/gateway', () => {
   expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
     [
       "DEFAULT_ADMIN_NAME",
+      "DEFAULT_HEADERS_TIMEOUT_MS",
       "DEFAULT_HOST",
       "DEFAULT_MAX_BODY_BYTES",
+      "DEFAULT_MAX_CONNECTIONS",
+      "DEFAULT_MAX_EVENT_STREAMS",
+      "DEFAULT_MAX_EVENT_STREAMS_PER_USER",
+      "DEFAULT_MAX_SESSIONS",
+      "DEFAULT_MAX_SESSIONS_PER_USER",
       "DEFAULT_PORT",
+      "DEFAULT_REQUEST_TIMEOUT_MS",
       "DEFAULT_SESSION_IDLE_TTL_MS",
       "DEFAULT_SHUTDOWN_DEADLINE_MS",
       "EVENTS_PING_INTERVAL_MS",

@@ -30,10 +30,18 @@ export type { HostCheck, HostCheckOptions } from './host-check.js';
 export { statusOf, toApiError } from './http-error.js';
 export type { ApiErrorBody } from './http-error.js';
 export type { ServerView, ServerViewStats } from './server-view.js';
+export type { HttpServerLimits } from './http-server-limits.js';
 export {
+  DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_HOST,
   DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_EVENT_STREAMS,
+  DEFAULT_MAX_EVENT_STREAMS_PER_USER,
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_MAX_SESSIONS_PER_USER,
   DEFAULT_PORT,
+  DEFAULT_REQUEST_TIMEOUT_MS,
   DEFAULT_SESSION_IDLE_TTL_MS,
   DEFAULT_SHUTDOWN_DEADLINE_MS,
   EVENTS_PING_INTERVAL_MS,

@@ -21,6 +21,7 @@ import { mcpErrorResponse } from './http-error.js';
 import { LegacySession } from './legacy-session.js';
 import { isStreaming, onResponseEnd, type ExchangeEndHook } from './on-response-end.js';
 import { UserEndpoint } from './user-endpoint.js';
+import type { UserSlots } from './user-slots.js';
 
 /** Options of an {@link McpEndpoint}. */
 export interface McpEndpointOptions {
@@ -30,6 +31,8 @@ export interface McpEndpointOptions {
   logger: Logger;
   maxBodyBytes: number;
   sessionIdleTtlMs: number;
+  /** Places for 2025-era sessions (per user and in total): one is taken before a session opens. */
+  sessionSlots: UserSlots;
   /** Called when an endpoint starts using a client. */
   onClient?: (client: UserClient, user: RegistryUser) => void;
 }
@@ -197,17 +200,30 @@ export class McpEndpoint {
   }
 
   async #openSession(request: Request, user: RegistryUser, onEnd: ExchangeEndHook, parsedBody: { value: unknown } | undefined): Promise<Response> {
-    const lease = await this.#options.lease(user);
-    const endpoint = this.endpointOf(user);
-    endpoint.bind(lease.client);
-    return LegacySession.open(endpoint, lease, request, onEnd, parsedBody, this.#options.maxBodyBytes, {
-      onInitialized: (session) => {
-        this.#sessions.set(session.id, session);
-        this.#options.logger.info('session opened', { session: session.id, user: user.name });
-      },
-      onClosed: (session) => {
-        if (this.#sessions.delete(session.id)) this.#options.logger.info('session closed', { session: session.id, user: user.name });
-      },
-    });
+    let release: () => void;
+    try {
+      release = this.#options.sessionSlots.take(user);
+    } catch (error) {
+      return mcpErrorResponse(error);
+    }
+    try {
+      const lease = await this.#options.lease(user);
+      const endpoint = this.endpointOf(user);
+      endpoint.bind(lease.client);
+      return await LegacySession.open(endpoint, lease, request, onEnd, parsedBody, this.#options.maxBodyBytes, {
+        onInitialized: (session) => {
+          this.#sessions.set(session.id, session);
+          this.#options.logger.info('session opened', { session: session.id, user: user.name });
+        },
+        onClosed: (session) => {
+          // Also called when the first request was no successful initialize: the place is freed.
+          release();
+          if (this.#sessions.delete(session.id)) this.#options.logger.info('session closed', { session: session.id, user: user.name });
+        },
+      });
+    } catch (error) {
+      release();
+      throw error;
+    }
   }
 }

@@ -25,9 +25,10 @@ import { bootstrapAdmin, type AdminBootstrap, type AdminBootstrapOptions } from 
 import { Gateway, type GatewayOptions } from './gateway.js';
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SHUTDOWN_DEADLINE_MS, LOOPBACK_HOSTNAMES } from './gateway-defaults.js';
 import { hostnameOf } from './host-check.js';
+import { resolveHttpServerLimits, type HttpServerLimits } from './http-server-limits.js';
 
 /** Options of {@link startGateway}. */
-export interface StartGatewayOptions extends Omit<GatewayOptions, 'registry'> {
+export interface StartGatewayOptions extends Omit<GatewayOptions, 'registry'>, HttpServerLimits {
   /** An open registry (the caller closes it). Without one, `db` is opened and closed with the gateway. */
   registry?: ServerRegistry;
   /** The registry database (file path or `postgres://` URL). @default $SWITCHBOARD_DB, else ./.switchboard/switchboard.db */
@@ -63,6 +64,8 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
   const host = options.host ?? DEFAULT_HOST;
   const port = options.port ?? DEFAULT_PORT;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new SwitchboardError(ErrorCode.InvalidArgument, `the port must be a whole number from 0 to 65535, got ${String(options.port)}`);
+  // Checked before anything opens, so a bad limit fails the start at once.
+  const limits = resolveHttpServerLimits(options);
   const ownsRegistry = options.registry === undefined;
   const registry = options.registry ?? (await ServerRegistry.open({ ...(options.db === undefined ? {} : { db: options.db }), logger }));
   let gateway: Gateway | undefined;
@@ -72,8 +75,9 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     if (!isWildcard(host) && !isLoopback(host)) allowedHosts.push(hostnameOf(host));
     gateway = await Gateway.create({ ...options, registry, allowedHosts, logger });
     const app = createGatewayApp(gateway);
-    const server = createAdaptorServer({ fetch: app.fetch });
+    const server = createAdaptorServer({ fetch: app.fetch, serverOptions: limits.serverOptions });
     if (!(server instanceof HttpServer)) throw new SwitchboardError(ErrorCode.Internal, 'the HTTP server is not an HTTP/1 server');
+    server.maxConnections = limits.maxConnections;
     const address = await listen(server, host, port);
     const url = `http://${urlHost(isWildcard(host) ? '127.0.0.1' : host)}:${address.port}`;
     if (isWildcard(host)) {

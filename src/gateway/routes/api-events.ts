@@ -9,17 +9,31 @@
  */
 
 import { streamSSE } from 'hono/streaming';
+import type { ClientLease } from '../../registry/client-pool.js';
 import type { RegistryChange } from '../../registry/registry-types.js';
 import type { UserClientEvents } from '../../registry/user-client.js';
 import type { Gateway } from '../gateway.js';
 import { EVENTS_PING_INTERVAL_MS } from '../gateway-defaults.js';
 import { userOf, type GatewayApp } from '../gateway-app-types.js';
+import { apiErrorResponse } from '../http-error.js';
 
 /** Adds `/api/events` (behind the auth middleware, which accepts `?token=` here). */
 export function registerEventsRoute(app: GatewayApp, gateway: Gateway): void {
   app.get('/api/events', async (c) => {
     const user = userOf(c);
-    const lease = await gateway.lease(user);
+    let releaseSlot: () => void;
+    try {
+      releaseSlot = gateway.eventStreams.take(user);
+    } catch (error) {
+      return apiErrorResponse(error);
+    }
+    let lease: ClientLease;
+    try {
+      lease = await gateway.lease(user);
+    } catch (error) {
+      releaseSlot();
+      throw error;
+    }
     const client = lease.client;
     return streamSSE(
       c,
@@ -74,6 +88,7 @@ export function registerEventsRoute(app: GatewayApp, gateway: Gateway): void {
           gateway.registry.off('change', onRegistryChange);
           gateway.pool.off('client-evicted', onEvicted);
           lease.release();
+          releaseSlot();
         }
       },
       async (error) => {

@@ -1,0 +1,170 @@
+/**
+ * Issue 14, finding 5, over real sockets: one tenant cannot hold the gateway's memory and file
+ * descriptors. 2025-era sessions and `/api/events` streams are capped per user and in total (429
+ * with a message naming the limit), idle sessions expire, and connections that never finish their
+ * request (slow-loris) are closed within the headers deadline, with a cap on connections overall.
+ */
+import { connect, type Socket } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { startTestGateway, type TestGateway } from '../../helpers/gateway.js';
+import { waitFor } from '../../helpers/processes.js';
+
+const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } });
+const mcpHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+/** Opens a 2025-era session with a raw `initialize`; returns the answer and the session id. */
+async function openSession(gateway: TestGateway, token: string): Promise<{ status: number; sessionId: string | null; body: unknown }> {
+  const response = await gateway.api('/mcp', { token, method: 'POST', body: initialize, headers: mcpHeaders });
+  const text = await response.text();
+  const json = text.startsWith('{') ? JSON.parse(text) : JSON.parse(text.split('\n').find((line) => line.startsWith('data: '))?.slice(6) ?? 'null');
+  return { status: response.status, sessionId: response.headers.get('mcp-session-id'), body: json };
+}
+
+function deleteSession(gateway: TestGateway, token: string, sessionId: string): Promise<Response> {
+  return gateway.api('/mcp', { token, method: 'DELETE', headers: { 'mcp-session-id': sessionId } });
+}
+
+describe('caps on sessions and event streams', () => {
+  let gateway: TestGateway;
+  const streams: AbortController[] = [];
+  beforeAll(async () => {
+    gateway = await startTestGateway({ maxSessionsPerUser: 3, maxSessions: 5, maxEventStreamsPerUser: 2, maxEventStreams: 3 });
+  });
+  afterEach(() => {
+    for (const stream of streams.splice(0)) stream.abort();
+  });
+  afterAll(async () => {
+    await gateway?.close();
+  });
+
+  /** Opens `/api/events` and leaves it open; returns its status (and the JSON body when refused). */
+  async function openEvents(token: string): Promise<{ status: number; body?: unknown }> {
+    const controller = new AbortController();
+    const response = await fetch(`${gateway.url}/api/events`, { headers: { authorization: `Bearer ${token}` }, signal: controller.signal });
+    if (response.status !== 200) return { status: response.status, body: await response.json() };
+    streams.push(controller);
+    return { status: 200 };
+  }
+
+  test('sessions past the per-user cap get 429 saying which limit and what to do; another user is still served', async () => {
+    const alice = await gateway.addUser('alice');
+    const bob = await gateway.addUser('bob');
+    const opened = [];
+    for (let index = 0; index < 3; index++) opened.push(await openSession(gateway, alice.token));
+    expect(opened.map((session) => session.status)).toEqual([200, 200, 200]);
+    const refused = await openSession(gateway, alice.token);
+    expect(refused.status).toBe(429);
+    expect(refused.sessionId).toBeNull();
+    expect(refused.body).toMatchObject({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: expect.stringContaining('3 open sessions, the most allowed per user (maxSessionsPerUser)'), data: { code: 'LIMIT_EXCEEDED', hint: expect.stringContaining('DELETE') } },
+    });
+    expect((await openSession(gateway, bob.token)).status).toBe(200);
+    // Ending a session frees its place.
+    expect((await deleteSession(gateway, alice.token, opened[0]?.sessionId ?? '')).status).toBe(200);
+    const again = await openSession(gateway, alice.token);
+    expect(again.status).toBe(200);
+    // 3 of alice's and 1 of bob's are open: one more fills the gateway (5), the next is refused for anyone.
+    expect((await openSession(gateway, bob.token)).status).toBe(200);
+    const carol = await gateway.addUser('carol');
+    const full = await openSession(gateway, carol.token);
+    expect(full.status).toBe(429);
+    expect(full.body).toMatchObject({ error: { message: expect.stringContaining('5 open sessions, its limit (maxSessions)') } });
+    expect(gateway.running.gateway.mcp.sessionCount).toBe(5);
+    for (const session of [...opened.slice(1), again]) await deleteSession(gateway, alice.token, session.sessionId ?? '');
+    expect((await openSession(gateway, carol.token)).status).toBe(200);
+  });
+
+  test('event streams past the per-user cap get 429; the global cap holds too; a closed stream frees its place', async () => {
+    const dave = await gateway.addUser('dave');
+    const erin = await gateway.addUser('erin');
+    expect((await openEvents(dave.token)).status).toBe(200);
+    expect((await openEvents(dave.token)).status).toBe(200);
+    const refused = await openEvents(dave.token);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({
+      error: {
+        code: 'LIMIT_EXCEEDED',
+        message: 'user "dave" has 2 open event streams, the most allowed per user (maxEventStreamsPerUser)',
+        hint: expect.stringContaining('close a dashboard tab'),
+      },
+    });
+    expect((await openEvents(erin.token)).status).toBe(200);
+    const full = await openEvents(erin.token);
+    expect(full.status).toBe(429);
+    expect(full.body).toMatchObject({ error: { message: 'the gateway has 3 open event streams, its limit (maxEventStreams)' } });
+    streams.shift()?.abort();
+    await waitFor(async () => (await openEvents(erin.token)).status === 200, 5_000, 'a freed event stream place');
+  });
+});
+
+describe('idle sessions and unfinished requests', () => {
+  let gateway: TestGateway;
+  const sockets: Socket[] = [];
+  beforeAll(async () => {
+    gateway = await startTestGateway({ sessionIdleTtlMs: 1_000, headersTimeoutMs: 1_000, requestTimeoutMs: 2_000, maxConnections: 40 });
+  });
+  afterEach(() => {
+    for (const socket of sockets.splice(0)) socket.destroy();
+  });
+  afterAll(async () => {
+    await gateway?.close();
+  });
+
+  /** A raw TCP connection to the gateway that writes `partial` and never finishes its request. */
+  function slowLoris(partial: string): Promise<Socket> {
+    const url = new URL(gateway.url);
+    return new Promise((resolve, reject) => {
+      const socket = connect(Number(url.port), url.hostname, () => {
+        socket.write(partial);
+        resolve(socket);
+      });
+      socket.on('error', reject);
+      socket.resume(); // reads the gateway's 408, so the socket sees the end and closes
+      sockets.push(socket);
+    });
+  }
+
+  function closed(socket: Socket): Promise<void> {
+    return socket.closed ? Promise.resolve() : new Promise((resolve) => socket.once('close', () => resolve()));
+  }
+
+  test('an idle session is closed after sessionIdleTtlMs; its id is then unknown (404)', async () => {
+    const session = await openSession(gateway, gateway.adminToken);
+    expect(session.status).toBe(200);
+    await waitFor(() => gateway.running.gateway.mcp.sessionCount === 0, 10_000, 'the idle session to close');
+    const list = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
+    const response = await gateway.api('/mcp', { method: 'POST', body: list, headers: { ...mcpHeaders, 'mcp-session-id': session.sessionId ?? '', 'mcp-protocol-version': '2025-11-25' } });
+    expect(response.status).toBe(404);
+  });
+
+  test('30 slow-loris connections (partial headers, or nothing) are closed within the headers deadline; a normal request is served meanwhile', async () => {
+    const started = Date.now();
+    const attackers = await Promise.all(
+      Array.from({ length: 30 }, (_, index) => slowLoris(index % 2 === 0 ? `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ` : '')),
+    );
+    const health = await gateway.api('/healthz', { token: null });
+    expect(health.status).toBe(200);
+    await Promise.all(attackers.map(closed));
+    // The deadline is 1 s, checked every second: all are gone well before Node's default 60 s.
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect((await gateway.api('/api/me')).status).toBe(200);
+  });
+
+  test('connections past maxConnections are dropped at once; the gateway serves again once they are gone', async () => {
+    const started = Date.now();
+    const attackers = await Promise.all(Array.from({ length: 50 }, () => slowLoris('GET /api/me HTTP/1.1\r\n')));
+    const lifetimes = await Promise.all(attackers.map(async (socket) => (await closed(socket), Date.now() - started)));
+    // Dropped on arrival (well before the 1 s headers deadline) vs held until the deadline.
+    const dropped = lifetimes.filter((ms) => ms < 500).length;
+    expect(dropped).toBeGreaterThanOrEqual(10);
+    expect(lifetimes.length - dropped).toBeLessThanOrEqual(40);
+    expect((await gateway.api('/api/me')).status).toBe(200);
+  });
+});
+
+test('a bad limit fails the start with a message naming the option', async () => {
+  await expect(startTestGateway({ headersTimeoutMs: 5_000, requestTimeoutMs: 1_000 })).rejects.toThrow('headersTimeoutMs (5000) must not be longer than requestTimeoutMs (1000)');
+  await expect(startTestGateway({ maxSessionsPerUser: 0 })).rejects.toThrow('maxSessionsPerUser must be a whole number of at least 1, got 0');
+  await expect(startTestGateway({ maxConnections: -1 })).rejects.toThrow('maxConnections must be a whole number of at least 1, got -1');
+});
