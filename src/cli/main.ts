@@ -118,10 +118,11 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     .option('--user <name>', 'With --stdio: whose servers to serve (default: the administrator)')
     .option('--allowed-host <name>', 'Also answer to this Host name (repeatable; loopback names always)')
     .option('--allowed-origin <origin>', 'Also accept browser requests from this origin (repeatable)')
+    .option('--limit <name=value>', 'Set a session, stream or connection limit, e.g. maxSessionsPerUser=200 (repeatable; see docs/api.md)')
     .example('switchboard serve --config switchboard.yaml')
     .example('switchboard serve --stdio --config /path/to/switchboard.yaml --db /path/to/.switchboard/switchboard.db')
     .example('switchboard serve --host 0.0.0.0 --allowed-host gateway.internal.example')
-    .action((flags: GlobalFlags & { db?: unknown; host?: unknown; port?: unknown; stdio?: boolean; user?: unknown; allowedHost?: unknown; allowedOrigin?: unknown }) => {
+    .action((flags: GlobalFlags & { db?: unknown; host?: unknown; port?: unknown; stdio?: boolean; user?: unknown; allowedHost?: unknown; allowedOrigin?: unknown; limit?: unknown }) => {
       stopsOnSignal = true;
       process.on('SIGTERM', onSignal);
       const logger = setup(flags);
@@ -136,6 +137,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
           ...(flags.user === undefined ? {} : { user: String(flags.user) }),
           allowedHosts: listOf(flags.allowedHost),
           allowedOrigins: listOf(flags.allowedOrigin),
+          limits: listOf(flags.limit),
           // Without --quiet/--verbose/--debug the gateway logs each request (info), not just warnings.
           logLevel: flags.quiet === true ? 'warn' : level === 'warn' ? 'info' : level === 'error' ? 'error' : level,
           signal: abort.signal,

@@ -7,6 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -188,5 +189,29 @@ describe('start-up mistakes', () => {
     expect(broken.code).toBe(2);
     expect(broken.stderr).toContain('mcpServers.x');
     expect((await runCli(['serve', '--stdio', '--port', '1234'], { cwd: work })).code).toBe(2);
+    const unknownLimit = await runCli(['serve', '--port', '0', '--limit', 'maxSessionz=3'], { cwd: work });
+    expect(unknownLimit.code).toBe(2);
+    expect(unknownLimit.stderr).toContain('--limit maxSessionz=3: unknown limit "maxSessionz"; one of maxSessionsPerUser,');
+  }, 60_000);
+});
+
+describe('--limit', () => {
+  test('--limit headersTimeoutMs=1000 closes a connection that never finishes its headers within the deadline', async () => {
+    const serve = await startServe(work, ['--config', 'switchboard.yaml', '--limit', 'headersTimeoutMs=1000', '--limit', 'requestTimeoutMs=2000']);
+    try {
+      const url = new URL(serve.url);
+      const started = Date.now();
+      const socket = connect(Number(url.port), url.hostname, () => socket.write('GET /api/me HTTP/1.1\r\nHost: 127.0.0.1\r\n'));
+      let answer = '';
+      socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+      await new Promise<void>((done, fail) => {
+        socket.once('close', () => done());
+        socket.once('error', fail);
+      });
+      expect(answer).toContain('408');
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      await stop(serve);
+    }
   }, 60_000);
 });

@@ -13,6 +13,7 @@ import { formatConfigIssue } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { JsonLogLevel } from '../../gateway/json-logger.js';
 import { usageError } from '../cli-error.js';
+import { parseGatewayLimits } from '../parse-gateway-limits.js';
 import { writeResult } from '../output.js';
 
 /** Options of {@link serve}. */
@@ -25,6 +26,8 @@ export interface ServeOptions {
   user?: string;
   allowedHosts: string[];
   allowedOrigins: string[];
+  /** `--limit NAME=VALUE` pairs (see {@link parseGatewayLimits}); over HTTP only. */
+  limits?: string[];
   logLevel: JsonLogLevel;
   /** Aborted by SIGINT/SIGTERM. */
   signal: AbortSignal;
@@ -44,6 +47,8 @@ export async function serve(options: ServeOptions): Promise<void> {
   }
   if (options.stdio && (options.host !== undefined || options.port !== undefined)) throw usageError('--stdio serves on stdin/stdout: --host and --port do not apply');
   if (!options.stdio && options.user !== undefined) throw usageError('--user applies to --stdio only (over HTTP, each request says who it is with its token)');
+  if (options.stdio && (options.limits?.length ?? 0) > 0) throw usageError('--limit applies to the HTTP gateway: over --stdio there is one client and no sockets');
+  const limits = parseGatewayLimits(options.limits ?? []);
   const shared = await sharedConfig(options);
   const { createJsonLogger } = await import('../../gateway/json-logger.js');
   const { logger, flush } = await createJsonLogger({ level: options.logLevel });
@@ -73,6 +78,7 @@ export async function serve(options: ServeOptions): Promise<void> {
       ...(options.port === undefined ? {} : { port: options.port }),
       allowedHosts: options.allowedHosts,
       allowedOrigins: options.allowedOrigins,
+      ...limits,
       ...(options.hurry === undefined ? {} : { hurry: options.hurry }),
     });
     try {
