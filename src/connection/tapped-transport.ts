@@ -35,11 +35,6 @@ export class TappedTransport implements Transport {
     this.#streams = inner.hasPerRequestStream === true ? new RequestStreams() : undefined;
   }
 
-  /** Response streams open now (0 on transports without one per request). */
-  get openRequestStreams(): number {
-    return this.#streams?.size ?? 0;
-  }
-
   get sessionId(): string | undefined {
     return this.inner.sessionId;
   }
