@@ -90,7 +90,10 @@ export function createGatewayApp(gateway: Gateway): GatewayApp {
       try {
         c.set('user', await gateway.authenticate(c.req.raw, options));
       } catch (error) {
-        return isMcp(c.req.path) ? mcpErrorResponse(error) : apiErrorResponse(error);
+        const refusal = isMcp(c.req.path) ? mcpErrorResponse(error) : apiErrorResponse(error);
+        // An unauthenticated client keeps no connection: no body left to trickle in, no keep-alive to hold.
+        refusal.headers.set('connection', 'close');
+        return refusal;
       }
       await next();
     };

@@ -75,6 +75,25 @@ describe('caps on sessions and event streams', () => {
     expect((await openSession(gateway, carol.token)).status).toBe(200);
   });
 
+  test('a request without a valid token is answered 401 and its connection closed, its body never awaited', async () => {
+    const url = new URL(gateway.url);
+    const socket = connect(Number(url.port), url.hostname, () => {
+      // Headers complete, a body announced and never sent: the 401 must not wait for it (or for requestTimeoutMs).
+      socket.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{');
+    });
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+    const started = Date.now();
+    await new Promise<void>((done, fail) => {
+      socket.once('close', () => done());
+      socket.once('error', fail);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 401/);
+    expect(answer.toLowerCase()).toContain('connection: close');
+    // The defaults here are 10 s (headers) and 60 s (request): this close is the refusal's.
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
   test('event streams past the per-user cap get 429; the global cap holds too; a closed stream frees its place', async () => {
     const dave = await gateway.addUser('dave');
     const erin = await gateway.addUser('erin');
