@@ -3,8 +3,9 @@
  * Verified tokens, remembered for a few seconds: checking a token is a database read (a prefix lookup
  * and a hash comparison), which on a busy gateway would be most of the cost of a call. Entries are
  * keyed by the token's SHA-256 (the token itself is not kept), expire after {@link TOKEN_CACHE_TTL_MS}
- * or when the token itself expires, whichever comes first, and are all dropped when the registry reports a change to users (a user removed or demoted, a token
- * revoked — also from another process). Unknown tokens are never remembered.
+ * or when the token itself expires, whichever comes first, and are all dropped when the registry
+ * reports a change to users (a user removed or demoted, a token revoked — also from another process).
+ * Unknown tokens are never remembered.
  */
 
 import { createHash } from 'node:crypto';
