@@ -36,6 +36,7 @@ import { TypedEmitter } from '../util/typed-emitter.js';
 import { ArgumentValidator, formatArgumentProblems, type ArgumentProblem } from './argument-validator.js';
 import { describeCallFailure } from './call-failure.js';
 import { globMatcher } from './glob.js';
+import { ListChangeDebouncer } from './list-change-debouncer.js';
 import { ResultCache } from './result-cache.js';
 import type { NameReport } from './name-catalog.js';
 import { RoutedCatalog, type CatalogDiff } from './routed-catalog.js';
@@ -129,6 +130,8 @@ export interface MultiServerClientOptions extends Omit<ServerConnectionOptions, 
   validateArguments?: boolean;
   /** Wait for more `list_changed` before re-listing; 0 re-lists at once. @default DEFAULT_LIST_CHANGED_DEBOUNCE_MS */
   listChangedDebounceMs?: number;
+  /** Re-list at the latest this long after a `list_changed`, even while more keep coming. @default DEFAULT_LIST_CHANGED_MAX_WAIT_MS */
+  listChangedMaxWaitMs?: number;
   /** Retry failed servers in the background, and reconnect servers that go away. @default true */
   retryFailedServers?: boolean;
   /** @default DEFAULT_RETRY_DELAY_MS */
@@ -160,7 +163,7 @@ interface ServerEntry {
   state: ServerState;
   retryTimer: NodeJS.Timeout | undefined;
   retryAttempt: number;
-  listTimers: Map<string, NodeJS.Timeout>;
+  listTimers: ListChangeDebouncer;
   /** Tools named by the cache policy's `tools` globs. */
   cacheMatcher: ((name: string) => boolean) | undefined;
   /** Calls sent to this server and not yet answered (a retired entry closes when it reaches 0). */
@@ -261,7 +264,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
       state: spec.enabled ? 'connecting' : 'closed',
       retryTimer: undefined,
       retryAttempt: 0,
-      listTimers: new Map(),
+      listTimers: new ListChangeDebouncer({ delayMs: this.#options.listChangedDebounceMs ?? DEFAULT_LIST_CHANGED_DEBOUNCE_MS, ...(this.#options.listChangedMaxWaitMs === undefined ? {} : { maxWaitMs: this.#options.listChangedMaxWaitMs }) }),
       cacheMatcher: spec.cache?.tools === undefined || spec.cache.tools.length === 0 ? undefined : globMatcher(spec.cache.tools),
       running: 0,
       idle: undefined,
@@ -392,8 +395,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     entry.retired = true;
     if (entry.retryTimer !== undefined) clearTimeout(entry.retryTimer);
     entry.retryTimer = undefined;
-    for (const timer of entry.listTimers.values()) clearTimeout(timer);
-    entry.listTimers.clear();
+    entry.listTimers.cancelAll();
     if (removed) this.#setEntryState(entry, 'closed');
     this.#retiringEntries.add(entry);
     const retiring = (async () => {
@@ -510,20 +512,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
 
   #onListChanged(entry: ServerEntry, connection: ServerConnection, kind: 'tools' | 'prompts' | 'resources'): void {
     if (connection !== entry.connection || entry.retired) return;
-    const existing = entry.listTimers.get(kind);
-    if (existing !== undefined) clearTimeout(existing);
-    const debounceMs = this.#options.listChangedDebounceMs ?? DEFAULT_LIST_CHANGED_DEBOUNCE_MS;
-    if (debounceMs <= 0) {
-      // No debouncing asked: re-list now rather than after a timer's minimum 1 ms.
-      entry.listTimers.delete(kind);
-      void this.#refreshList(entry, connection, kind);
-      return;
-    }
-    const timer = setTimeout(() => {
-      entry.listTimers.delete(kind);
-      void this.#refreshList(entry, connection, kind);
-    }, debounceMs);
-    entry.listTimers.set(kind, timer);
+    entry.listTimers.trigger(kind, () => void this.#refreshList(entry, connection, kind));
   }
 
   async #refreshList(entry: ServerEntry, connection: ServerConnection, kind: 'tools' | 'prompts' | 'resources'): Promise<void> {
@@ -953,8 +942,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
       for (const entry of entries) {
         if (entry.retryTimer !== undefined) clearTimeout(entry.retryTimer);
         entry.retryTimer = undefined;
-        for (const timer of entry.listTimers.values()) clearTimeout(timer);
-        entry.listTimers.clear();
+        entry.listTimers.cancelAll();
       }
       // Removed servers still finishing their calls close now too.
       for (const entry of this.#retiringEntries) entry.idle?.();

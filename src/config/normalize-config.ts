@@ -11,6 +11,7 @@ import { ConfigError, type ConfigIssue } from '../errors.js';
 import { detectTransport } from './detect-transport.js';
 import { parseDuration } from './duration.js';
 import { normalizeOAuthEntry } from './normalize-oauth.js';
+import { entryDepthIssue } from './entry-depth.js';
 import { expandEnv } from './expand-env.js';
 import { configSchemas } from './config-schemas.js';
 import { isPlainServerEntry, isPlainTopLevel } from './quick-check.js';
@@ -121,6 +122,11 @@ export function normalizeServerEntry(name: string, rawEntry: unknown, context: E
   const { path, errors, warnings } = context;
   if (typeof rawEntry !== 'object' || rawEntry === null || Array.isArray(rawEntry)) {
     errors.push({ path, message: 'must be an object', hint: 'e.g. `{ "command": "npx", "args": ["-y", "pkg"] }` or `{ "url": "https://…" }`' });
+    return undefined;
+  }
+  const tooDeep = entryDepthIssue(rawEntry, path);
+  if (tooDeep !== undefined) {
+    errors.push(tooDeep);
     return undefined;
   }
   const errorCountBefore = errors.length;

@@ -34,8 +34,10 @@ export async function authenticate(registry: ServerRegistry, request: Request, o
   }
   const cached = options.cache?.get(token);
   if (cached !== undefined) return cached;
-  const user = await registry.verifyToken(token);
-  if (user !== undefined) options.cache?.set(token, user);
+  // With the token's expiry, so the cache never outlives it.
+  const verified = await registry.tokens.verifyWithExpiry(token);
+  if (verified !== undefined) options.cache?.set(token, verified.user, Date.now(), verified.expiresAt);
+  const user = verified?.user;
   if (user === undefined) {
     throw new SwitchboardError(ErrorCode.Unauthorized, 'the API token is unknown, expired or revoked', { hint: 'create a new one with `switchboard token create --user NAME`' });
   }

@@ -9,6 +9,7 @@
 import type { Counter, Histogram, Registry } from 'prom-client';
 import type { MultiServerClient } from '../client/multi-server-client.js';
 import type { Logger } from '../logger.js';
+import type { AuditWriterStats } from '../registry/audit-writer.js';
 import type { RegistryUser } from '../registry/registry-types.js';
 import type { UserClient } from '../registry/user-client.js';
 
@@ -17,6 +18,8 @@ export interface GatewayGaugeSources {
   sessions(): number;
   clients(): number;
   callsInFlight(): number;
+  /** The audit writer's counters; undefined when auditing is off. */
+  audit?(): AuditWriterStats | undefined;
 }
 
 const DURATION_BUCKETS_SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -51,6 +54,7 @@ export class GatewayMetrics {
     new client.Gauge({ name: 'switchboard_mcp_sessions', help: '2025-era MCP sessions open.', registers: [registry], collect() { this.set(sources.sessions()); } });
     new client.Gauge({ name: 'switchboard_pool_clients', help: 'Per-user clients in the pool.', registers: [registry], collect() { this.set(sources.clients()); } });
     new client.Gauge({ name: 'switchboard_calls_in_flight', help: 'Tool calls running through the gateway.', registers: [registry], collect() { this.set(sources.callsInFlight()); } });
+    registerAuditMetrics(client, registry, sources);
     new client.Gauge({ name: 'switchboard_start_time_seconds', help: 'When the gateway started (Unix time).', registers: [registry] }).set(Math.round(Date.now() / 1000));
     return new GatewayMetrics(registry, requests, duration, logger);
   }
@@ -79,6 +83,29 @@ export class GatewayMetrics {
   get contentType(): string {
     return this.registry.contentType;
   }
+}
+
+/**
+ * The audit writer's series (no `user` label: administrators only): entries written, waiting, failed
+ * inserts, and entries lost by reason (`full`: the buffer was full while the database was away;
+ * `rejected`: the database refused them; `closed`: still unwritten at shutdown).
+ */
+function registerAuditMetrics(client: typeof import('prom-client'), registry: Registry, sources: GatewayGaugeSources): void {
+  const read = (): AuditWriterStats | undefined => sources.audit?.();
+  new client.Counter({ name: 'switchboard_audit_entries_written_total', help: 'Audit entries stored.', registers: [registry], collect() { this.reset(); this.inc(read()?.written ?? 0); } });
+  new client.Gauge({ name: 'switchboard_audit_entries_buffered', help: 'Audit entries waiting to be written.', registers: [registry], collect() { this.set(read()?.buffered ?? 0); } });
+  new client.Counter({ name: 'switchboard_audit_write_failures_total', help: 'Failed audit inserts (each retry counts).', registers: [registry], collect() { this.reset(); this.inc(read()?.writeFailures ?? 0); } });
+  new client.Counter({
+    name: 'switchboard_audit_entries_dropped_total',
+    help: 'Audit entries lost, by reason (full: buffer full while the database was away; rejected: refused by the database; closed: unwritten at shutdown).',
+    labelNames: ['reason'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      const dropped = read()?.dropped ?? { full: 0, rejected: 0, closed: 0 };
+      for (const [reason, count] of Object.entries(dropped)) this.inc({ reason }, count);
+    },
+  });
 }
 
 /** Keeps the samples labelled `user="<name>"` (and the HELP/TYPE lines of the metrics that have some). */

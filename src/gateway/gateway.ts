@@ -136,7 +136,7 @@ export class Gateway {
     });
     let metrics: GatewayMetrics;
     try {
-      metrics = await GatewayMetrics.create({ sessions: () => mcp.sessionCount, clients: () => pool.size, callsInFlight: () => calls.size }, logger);
+      metrics = await GatewayMetrics.create({ sessions: () => mcp.sessionCount, clients: () => pool.size, callsInFlight: () => calls.size, audit: () => pool.auditStats() }, logger);
     } catch (error) {
       await Promise.all([mcp.close(), pool.close()]);
       throw error;

@@ -20,3 +20,15 @@ test('a TTL of 0 remembers nothing', () => {
   cache.set('sb_token_a', alice, 0);
   expect(cache.get('sb_token_a', 0)).toBeUndefined();
 });
+
+test('an entry never outlives the token\'s own expiry', () => {
+  const cache = new TokenCache(5_000);
+  cache.set('sb_token_a', alice, 0, 1_000);
+  expect(cache.get('sb_token_a', 999)).toBe(alice);
+  expect(cache.get('sb_token_a', 1_000)).toBeUndefined();
+  cache.set('sb_token_b', alice, 2_000, 2_000);
+  expect(cache.get('sb_token_b', 2_000)).toBeUndefined();
+  cache.set('sb_token_c', alice, 0, 60_000);
+  expect(cache.get('sb_token_c', 4_999)).toBe(alice);
+  expect(cache.get('sb_token_c', 5_000)).toBeUndefined();
+});

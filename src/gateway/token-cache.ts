@@ -2,9 +2,10 @@
  * @module gateway/token-cache
  * Verified tokens, remembered for a few seconds: checking a token is a database read (a prefix lookup
  * and a hash comparison), which on a busy gateway would be most of the cost of a call. Entries are
- * keyed by the token's SHA-256 (the token itself is not kept), expire after {@link TOKEN_CACHE_TTL_MS},
- * and are all dropped when the registry reports a change to users (a user removed or demoted, a token
- * revoked — also from another process). Unknown tokens are never remembered.
+ * keyed by the token's SHA-256 (the token itself is not kept), expire after {@link TOKEN_CACHE_TTL_MS}
+ * or when the token itself expires, whichever comes first, and are all dropped when the registry
+ * reports a change to users (a user removed or demoted, a token revoked — also from another process).
+ * Unknown tokens are never remembered.
  */
 
 import { createHash } from 'node:crypto';
@@ -36,11 +37,15 @@ export class TokenCache {
     return entry.user;
   }
 
-  /** Remembers a token the registry just verified. */
-  set(token: string, user: RegistryUser, now: number = Date.now()): void {
-    if (this.#ttlMs <= 0) return;
+  /**
+   * Remembers a token the registry just verified, never past `expiresAt` (the token's own expiry, ms
+   * since the epoch; undefined: it does not expire).
+   */
+  set(token: string, user: RegistryUser, now: number = Date.now(), expiresAt?: number): void {
+    const until = Math.min(now + this.#ttlMs, expiresAt ?? Number.POSITIVE_INFINITY);
+    if (!(until > now)) return;
     if (this.#entries.size >= TOKEN_CACHE_MAX_ENTRIES) this.#entries.clear();
-    this.#entries.set(keyOf(token), { user, until: now + this.#ttlMs });
+    this.#entries.set(keyOf(token), { user, until });
   }
 
   /** Forgets everything. */

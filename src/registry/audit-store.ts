@@ -29,7 +29,10 @@ export class AuditStore {
     await this.recordMany([entry]);
   }
 
-  /** Appends entries in one statement (see {@link AuditWriter}, which batches the pool's calls). */
+  /**
+   * Appends entries in one statement (see {@link AuditWriter}, which batches the pool's calls). An
+   * entry whose id is already stored is skipped, so a batch sent again after a lost answer is not doubled.
+   */
   async recordMany(entries: readonly AuditRecord[]): Promise<void> {
     if (entries.length === 0) return;
     await this.#context.db
@@ -48,6 +51,7 @@ export class AuditStore {
           created_at: entry.createdAt ?? timestamp(),
         })),
       )
+      .onConflict((conflict) => conflict.column('id').doNothing())
       .execute();
   }
 

@@ -29,7 +29,7 @@ import type { RegistryChange, RegistryUser, UserRef } from './registry-types.js'
 import type { HostResolver } from './resolve-host.js';
 import type { ServerRegistry } from './server-registry.js';
 import type { UserServerConfig } from './server-store.js';
-import { AuditWriter } from './audit-writer.js';
+import { AuditWriter, type AuditWriterOptions, type AuditWriterStats } from './audit-writer.js';
 import { RegistryOAuthTokenStore } from './registry-oauth-token-store.js';
 import { UserClient, type UserClientOptions } from './user-client.js';
 
@@ -49,8 +49,11 @@ export interface ClientPoolOptions extends Pick<UserClientOptions, 'clientOption
   maxClients?: number;
   /** How often idle clients are looked for. @default idleTtlMs, between 1000 and 60000 */
   sweepIntervalMs?: number;
-  /** Write an audit entry per call (batched, see {@link AuditWriter}). @default true */
-  audit?: boolean;
+  /**
+   * Write an audit entry per call (batched and retried, see {@link AuditWriter}); an object tunes the
+   * writer (buffer size, retry delays). @default true
+   */
+  audit?: boolean | Omit<AuditWriterOptions, 'logger'>;
   /** Resolver for the address checks of tenant servers' connections. @default the system resolver */
   resolveHost?: HostResolver;
   /** @default noopLogger */
@@ -122,7 +125,7 @@ export class ClientPool extends TypedEmitter<ClientPoolEvents> {
     this.#options = options;
     this.#logger = options.logger ?? noopLogger;
     this.onListenerError = (error, event) => this.#logger.error('pool event listener threw', { event, error: String(error) });
-    this.#audit = options.audit === false ? undefined : new AuditWriter(registry.audit, { logger: this.#logger });
+    this.#audit = options.audit === false ? undefined : new AuditWriter(registry.audit, { ...(options.audit === true ? {} : options.audit), logger: this.#logger });
     this.#onChange = (change) => this.#applyChange(change);
     registry.on('change', this.#onChange);
     const idleTtlMs = options.idleTtlMs ?? DEFAULT_IDLE_TTL_MS;
@@ -136,6 +139,11 @@ export class ClientPool extends TypedEmitter<ClientPoolEvents> {
   /** Clients held now (including ones still connecting). */
   get size(): number {
     return this.#entries.size;
+  }
+
+  /** The audit writer's counters (written, buffered, failed writes, drops); undefined with `audit: false`. */
+  auditStats(): AuditWriterStats | undefined {
+    return this.#audit?.stats();
   }
 
   /** True when `userId` has a client in the pool. */

@@ -40,5 +40,13 @@ export { ClientPool, DEFAULT_IDLE_TTL_MS, DEFAULT_MAX_CLIENTS } from './client-p
 export type { ClientLease, ClientPoolEvents, ClientPoolOptions, EvictionReason, SharedConfig } from './client-pool.js';
 export { UserClient } from './user-client.js';
 export type { UserClientEvents } from './user-client.js';
-export { AuditWriter, DEFAULT_AUDIT_BATCH_SIZE, DEFAULT_AUDIT_FLUSH_MS } from './audit-writer.js';
-export type { AuditWriterOptions } from './audit-writer.js';
+export {
+  AuditWriter,
+  DEFAULT_AUDIT_BATCH_SIZE,
+  DEFAULT_AUDIT_CLOSE_TIMEOUT_MS,
+  DEFAULT_AUDIT_FLUSH_MS,
+  DEFAULT_AUDIT_MAX_BUFFERED,
+  DEFAULT_AUDIT_MAX_RETRY_MS,
+  DEFAULT_AUDIT_RETRY_MS,
+} from './audit-writer.js';
+export type { AuditDropReason, AuditWriterOptions, AuditWriterStats } from './audit-writer.js';

@@ -8,6 +8,7 @@
 
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
+import { assertEntryDepth } from '../config/entry-depth.js';
 import { normalizeServerEntry } from '../config/normalize-config.js';
 import type { ServerSpec, SwitchboardConfig } from '../config/server-spec.js';
 import { ConfigError, ErrorCode, SwitchboardError, type ConfigIssue } from '../errors.js';
@@ -83,6 +84,7 @@ export class ServerStore {
    * CONFIG_INVALID for an entry the config loader rejects, ALREADY_EXISTS for a taken name.
    */
   async add(owner: UserRef | null, name: string, entry: Readonly<Record<string, unknown>>, options: AddServerOptions = {}): Promise<RegisteredServer> {
+    assertEntryDepth(entry, `servers.${name}`);
     const user = owner === null ? null : await requireUser(this.#context, owner);
     const checked = await this.#check(user, name, entry);
     const id = newId();
@@ -129,6 +131,7 @@ export class ServerStore {
    * shown (masked) keep their stored value, so an edited listing can be saved as it is.
    */
   async update(owner: UserRef | null, name: string, entry: Readonly<Record<string, unknown>>): Promise<RegisteredServer> {
+    assertEntryDepth(entry, `servers.${name}`);
     const user = owner === null ? null : await requireUser(this.#context, owner);
     const row = await this.#row(user, name);
     const previous = this.#fullEntry(row);

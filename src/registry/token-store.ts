@@ -106,6 +106,14 @@ export class TokenStore {
 
   /** The user a token belongs to, or undefined for an unknown, malformed or expired token. */
   async verify(token: string): Promise<RegistryUser | undefined> {
+    return (await this.verifyWithExpiry(token))?.user;
+  }
+
+  /**
+   * As {@link verify}, with when the token expires (ms since the epoch; undefined: never), so that
+   * whoever remembers the answer can forget it in time.
+   */
+  async verifyWithExpiry(token: string): Promise<{ user: RegistryUser; expiresAt: number | undefined } | undefined> {
     const prefix = prefixOf(token);
     if (prefix === undefined) return undefined;
     const row = await this.#context.db
@@ -131,7 +139,8 @@ export class TokenStore {
         .execute()
         .catch((error: unknown) => this.#context.logger.warn('cannot record token use', { error: String(error) }));
     }
-    return toUser({ id: row.id, name: row.name, is_admin: row.is_admin, policy: row.policy, created_at: row.created_at, updated_at: row.updated_at });
+    const user = toUser({ id: row.id, name: row.name, is_admin: row.is_admin, policy: row.policy, created_at: row.created_at, updated_at: row.updated_at });
+    return { user, expiresAt: row.expires_at === null ? undefined : Date.parse(row.expires_at) };
   }
 }
 

@@ -1,12 +1,15 @@
 /**
  * @module dashboard/pages/tools-page
  * Every tool of every server: search, filter by server, pick one to read and try. The search, the
- * filter and the chosen tool live in the URL, so a link opens the same view.
+ * filter, the page and the chosen tool live in the URL, so a link opens the same view. The list is
+ * paged ({@link TOOLS_PAGE_SIZE} rows at a time): drawing 100,000 rows at once took 20 s.
  */
 
 import { useMemo } from 'preact/hooks';
 import { Problem, StaleNotice } from '../components/problem.js';
+import { Pager } from '../components/pager.js';
 import { ToolDetail } from '../components/tool-detail.js';
+import { pageOf, TOOLS_PAGE_SIZE } from '../model/page-of.js';
 import { useSession } from '../state/session.js';
 import { useLoader } from '../state/use-loader.js';
 import { hrefOf, replaceRoute } from '../state/use-route.js';
@@ -17,16 +20,24 @@ export function ToolsPage({ params }: { params: URLSearchParams }) {
   const query = params.get('q') ?? '';
   const server = params.get('server') ?? '';
   const selected = params.get('tool') ?? '';
-  const all = tools.data?.tools ?? [];
+  const requestedPage = Number(params.get('page') ?? '1');
+  const all = useMemo(() => tools.data?.tools ?? [], [tools.data]);
   const servers = useMemo(() => [...new Set(all.map((tool) => tool.server))].sort(), [all]);
   const needle = query.trim().toLowerCase();
-  const shown = all.filter(
-    (tool) =>
-      (server === '' || tool.server === server) &&
-      (needle === '' || [tool.name, tool.title ?? '', tool.description ?? '', tool.server].some((text) => text.toLowerCase().includes(needle))),
+  const shown = useMemo(
+    () =>
+      all.filter(
+        (tool) =>
+          (server === '' || tool.server === server) &&
+          (needle === '' || [tool.name, tool.title ?? '', tool.description ?? '', tool.server].some((text) => text.toLowerCase().includes(needle))),
+      ),
+    [all, server, needle],
   );
-  const chosen = all.find((tool) => tool.name === selected);
-  const set = (change: Record<string, string>): void => replaceRoute('tools', { q: query, server, tool: selected, ...change });
+  const current = pageOf(shown, requestedPage, TOOLS_PAGE_SIZE);
+  const page = current.page === 1 ? '' : String(current.page);
+  const chosen = useMemo(() => all.find((tool) => tool.name === selected), [all, selected]);
+  // A new search or filter starts on the first page.
+  const set = (change: Record<string, string>): void => replaceRoute('tools', { q: query, server, tool: selected, page: '', ...change });
 
   return (
     <div class="split">
@@ -49,14 +60,18 @@ export function ToolsPage({ params }: { params: URLSearchParams }) {
           </div>
         </div>
         <p class="muted small" role="status">
-          {tools.data === undefined ? (tools.loading ? 'Loading tools…' : '') : `${shown.length} of ${all.length} tools`}
+          {tools.data === undefined
+            ? tools.loading
+              ? 'Loading tools…'
+              : ''
+            : `${shown.length} of ${all.length} tools${current.pages > 1 ? `, showing ${current.start}–${current.end}` : ''}`}
         </p>
         <Problem error={tools.data === undefined ? tools.error : undefined} />
         <StaleNotice error={tools.error} shown={tools.data !== undefined} />
         <ul class="tools">
-          {shown.map((tool) => (
+          {current.items.map((tool) => (
             <li key={tool.name}>
-              <a href={hrefOf('tools', { q: query, server, tool: tool.name })} aria-current={tool.name === selected ? 'true' : undefined}>
+              <a href={hrefOf('tools', { q: query, server, page, tool: tool.name })} aria-current={tool.name === selected ? 'true' : undefined}>
                 <span class="tool-name">{tool.name}</span>
                 <span class="muted small">{tool.server}</span>
                 {tool.description === undefined ? null : <span class="tool-description small">{tool.description}</span>}
@@ -64,6 +79,7 @@ export function ToolsPage({ params }: { params: URLSearchParams }) {
             </li>
           ))}
         </ul>
+        <Pager label="Tool list pages" page={current.page} pages={current.pages} onPage={(next) => set({ page: next === 1 ? '' : String(next) })} />
       </section>
       <div class="tool-pane">
         {chosen !== undefined ? (
