@@ -9,6 +9,7 @@
 import type { Registry } from 'prom-client';
 import type { CachePolicy, RetryPolicy, ServerSpec, SwitchboardConfig } from '../config/server-spec.js';
 import { DEFAULT_RETRY_POLICY } from '../config/server-spec.js';
+import { unresolvedServerError } from '../config/unresolved-server-spec.js';
 import type { ConfigIssue } from '../errors.js';
 import { ErrorCode, SwitchboardError, isSwitchboardError } from '../errors.js';
 import { noopLogger, type Logger } from '../logger.js';
@@ -267,7 +268,13 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
       idle: undefined,
       retired: false,
     };
-    if (spec.enabled) {
+    const unresolved = spec.enabled ? unresolvedServerError(spec) : undefined;
+    if (unresolved !== undefined) {
+      // Its variables have no value: it cannot start, and says why; the other servers carry on.
+      entry.state = 'failed';
+      entry.lastError = unresolved;
+      this.#logger.warn('server failed to start', { server: spec.name, code: unresolved.code, error: unresolved.message, ...(unresolved.hint === undefined ? {} : { hint: unresolved.hint }) });
+    } else if (spec.enabled) {
       // One connection per server entry: it restarts and reconnects itself.
       entry.connection = new ServerConnection(spec, { ...this.#options, logger: this.#logger, ...this.#options.connectionOptions?.(spec) });
       this.#wire(entry, entry.connection);
@@ -545,7 +552,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
   }
 
   #scheduleRetry(entry: ServerEntry): void {
-    if (!this.#started || this.#options.retryFailedServers === false || this.#closing !== undefined || entry.retired || entry.retryTimer !== undefined) return;
+    if (!this.#started || entry.connection === undefined || this.#options.retryFailedServers === false || this.#closing !== undefined || entry.retired || entry.retryTimer !== undefined) return;
     const base = this.#options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
     const max = this.#options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
     const delay = Math.min(max, base * 2 ** entry.retryAttempt) * (0.8 + Math.random() * 0.4);

@@ -3,6 +3,7 @@
  * The normalized description of one server: what every layer below the config loader works with.
  */
 
+import type { ConfigIssue } from '../errors.js';
 import { oauthSecretValues, type OAuthSettings } from './oauth-settings.js';
 
 /** Start-up deadline (spawn or connect, plus the handshake). @default 10000 */
@@ -93,6 +94,11 @@ export interface ServerSpecBase {
   healthCheck?: HealthCheckPolicy | false;
   /** Absent: no result caching. */
   cache?: CachePolicy;
+  /**
+   * Set when the entry's `${VAR}` or `${input:ID}` references have no value (with `onServerError:
+   * skip`): the server is never started and is reported failed with these issues.
+   */
+  unresolved?: ConfigIssue[];
 }
 
 /** A server started as a child process speaking newline-delimited JSON-RPC on stdin/stdout. */
