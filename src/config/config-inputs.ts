@@ -84,3 +84,43 @@ export function missingInputIssue(path: string, id: string, declaration: InputDe
   const where = `pass --input ${id}=VALUE, set ${inputEnvName(id)}, or run switchboard in a terminal to be asked`;
   return { path, message: `${what} has no value${declaration === undefined ? ' (and `inputs` does not declare it)' : ''}`, hint: where };
 }
+
+/** What a terminal prompt needs to ask for one input. */
+export interface InputRequest extends InputDeclaration {
+  /** The enabled servers whose entries use it. */
+  servers: string[];
+}
+
+/** Asks a person for an input's value; undefined leaves it without one. */
+export type AskInput = (request: InputRequest) => Promise<string | undefined>;
+
+/**
+ * The given values plus the answers to `ask` for every input that an enabled server uses and that has
+ * no value yet, asked one at a time in the order they appear.
+ */
+export async function askForInputs(
+  raw: unknown,
+  given: Readonly<Record<string, string>>,
+  env: Readonly<Record<string, string | undefined>>,
+  ask: AskInput,
+): Promise<Record<string, string>> {
+  const values: Record<string, string> = { ...given };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return values;
+  const top: Record<string, unknown> = { ...raw };
+  const declared = inputDeclarations(top.inputs, []);
+  const users = new Map<string, string[]>();
+  for (const key of ['mcpServers', 'servers']) {
+    const entries = top[key];
+    if (typeof entries !== 'object' || entries === null || Array.isArray(entries)) continue;
+    for (const [name, entry] of Object.entries(entries)) {
+      if (typeof entry !== 'object' || entry === null || ('enabled' in entry && entry.enabled === false) || ('disabled' in entry && entry.disabled === true)) continue;
+      for (const id of referencedInputs(entry)) users.set(id, [...(users.get(id) ?? []), name]);
+    }
+  }
+  for (const [id, servers] of users) {
+    if (Object.hasOwn(values, id) || env[inputEnvName(id)] !== undefined) continue;
+    const answer = await ask({ ...(declared.get(id) ?? { id, password: false }), servers });
+    if (answer !== undefined) values[id] = answer;
+  }
+  return values;
+}
