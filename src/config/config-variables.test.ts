@@ -94,3 +94,32 @@ describe('cwd', () => {
     expect(config.servers.map((spec) => stdio(spec).cwd)).toEqual(['/srv/project', '/srv/project/sub']);
   });
 });
+
+describe('first-start deadline', () => {
+  test('npx / uvx entries without `timeout` get a longer first start (they may be installing); an explicit `timeout` wins', () => {
+    const { config } = normalizeConfig(
+      {
+        mcpServers: {
+          npm: { path: '@modelcontextprotocol/server-memory' },
+          uv: { command: 'uvx', args: ['mcp-server-fetch'] },
+          exec: { command: 'npm', args: ['exec', 'pkg'] },
+          given: { command: 'npx', args: ['-y', 'pkg'], timeout: 5 },
+          plain: { command: 'node', args: ['server.js'] },
+        },
+      },
+      { baseDir, env: {} },
+    );
+    expect(config.servers.map((spec) => [spec.name, spec.startupTimeoutMs, spec.firstStartTimeoutMs])).toEqual([
+      ['npm', 10_000, 60_000],
+      ['uv', 10_000, 60_000],
+      ['exec', 10_000, 60_000],
+      ['given', 5_000, undefined],
+      ['plain', 10_000, undefined],
+    ]);
+  });
+
+  test('maxConcurrentStarts is a top-level option (a positive integer)', () => {
+    expect(normalizeConfig({ maxConcurrentStarts: 3, mcpServers: { a: { command: 'node' } } }, { baseDir, env: {} }).config.maxConcurrentStarts).toBe(3);
+    expect(() => normalizeConfig({ maxConcurrentStarts: 0, mcpServers: { a: { command: 'node' } } }, { baseDir, env: {} })).toThrow(/maxConcurrentStarts/);
+  });
+});

@@ -16,7 +16,8 @@ import { normalizeOAuthEntry } from './normalize-oauth.js';
 import { durationField, policyFields, protocolField } from './normalize-policies.js';
 import { isPlainServerEntry, isPlainTopLevel } from './quick-check.js';
 import { SERVER_ENTRY_KEYS, SERVER_ENTRY_KEY_HINTS, TOP_LEVEL_KEYS, type ServerEntry } from './schema.js';
-import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_STARTUP_TIMEOUT_MS, type ServerSpec, type SwitchboardConfig } from './server-spec.js';
+import { isPackageRunner } from './package-runner.js';
+import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_FIRST_START_TIMEOUT_MS, DEFAULT_STARTUP_TIMEOUT_MS, type ServerSpec, type SwitchboardConfig } from './server-spec.js';
 import { unresolvedServerSpec } from './unresolved-server-spec.js';
 import { vscodeVariables } from './vscode-variables.js';
 
@@ -62,7 +63,7 @@ export function normalizeConfig(raw: unknown, options: NormalizeConfigOptions = 
   for (const key of Object.keys(top)) {
     if (!TOP_LEVEL_KEYS.has(key)) warnings.push({ path: key, message: 'unknown option, ignored' });
   }
-  const parsedTop = isPlainTopLevel(top) ? ({ success: true, data: top as { naming?: 'on-conflict' | 'prefix' | 'none'; onServerError?: 'skip' | 'throw' } } as const) : configSchemas().topLevelSchema.safeParse(top);
+  const parsedTop = isPlainTopLevel(top) ? ({ success: true, data: top as { naming?: 'on-conflict' | 'prefix' | 'none'; onServerError?: 'skip' | 'throw'; maxConcurrentStarts?: number } } as const) : configSchemas().topLevelSchema.safeParse(top);
   if (!parsedTop.success) errors.push(...zodIssues(parsedTop.error, ''));
   const naming = parsedTop.success ? (parsedTop.data.naming ?? 'on-conflict') : 'on-conflict';
   const onServerError = parsedTop.success ? (parsedTop.data.onServerError ?? 'skip') : 'skip';
@@ -116,7 +117,8 @@ export function normalizeConfig(raw: unknown, options: NormalizeConfigOptions = 
     const order = (issue: ConfigIssue): number => [...seen.values()].findIndex((path) => issue.path === path || issue.path.startsWith(`${path}.`));
     throw new ConfigError(all.sort((a, b) => order(a) - order(b)), warnings, options.source);
   }
-  return { config: { servers, naming, onServerError }, warnings };
+  const maxConcurrentStarts = parsedTop.success ? parsedTop.data.maxConcurrentStarts : undefined;
+  return { config: { servers, naming, onServerError, ...(maxConcurrentStarts === undefined ? {} : { maxConcurrentStarts }) }, warnings };
 }
 
 /** Where an entry sits and what it may read; its problems are pushed to `errors` and `warnings`. */
@@ -284,6 +286,7 @@ export function normalizeServerEntry(name: string, rawEntry: unknown, context: E
     ...(entry.cwd === undefined ? (context.defaultCwd === undefined ? {} : { cwd: context.defaultCwd }) : { cwd: resolve(context.baseDir, entry.cwd) }),
     inheritEnv: entry.inheritEnv ?? [],
     protocol: protocol ?? 'legacy',
+    ...(entry.timeout === undefined && isPackageRunner(target.command, target.args) ? { firstStartTimeoutMs: DEFAULT_FIRST_START_TIMEOUT_MS } : {}),
   };
 }
 
