@@ -139,6 +139,8 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
   #reconnecting: Promise<void> | undefined;
   #everReady = false;
   #lastStart: StartTiming | undefined;
+  /** The deadline of the start attempt under way (the first may be longer, see ServerSpec.firstStartTimeoutMs). */
+  #startDeadlineMs: number;
   #restarts = 0;
   #healthTimer: NodeJS.Timeout | undefined;
   #probeTimer: NodeJS.Timeout | undefined;
@@ -157,6 +159,7 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
     this.spec = spec;
     this.#options = options;
     this.#defaultRequestOptions = { timeoutMs: spec.callTimeoutMs };
+    this.#startDeadlineMs = spec.startupTimeoutMs;
     this.#logger = (options.logger ?? noopLogger).child({ server: spec.name });
     this.onListenerError = (error, event) => this.#logger.error('event listener threw', { event, error: String(error) });
   }
@@ -272,11 +275,11 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
     try {
       await this.#pendingTeardown;
       // The deadline runs from the spawn: waiting behind other servers' starts does not count.
-      const first = !this.#everReady && this.spec.firstStartTimeoutMs !== undefined;
+      this.#startDeadlineMs = this.#everReady ? this.spec.startupTimeoutMs : (this.spec.firstStartTimeoutMs ?? this.spec.startupTimeoutMs);
       await startWithinDeadline(
         {
           limiter: this.spec.type === 'stdio' ? (this.#options.startLimiter ?? sharedStartLimiter()) : undefined,
-          deadlineMs: first ? (this.spec.firstStartTimeoutMs ?? this.spec.startupTimeoutMs) : this.spec.startupTimeoutMs,
+          deadlineMs: this.#startDeadlineMs,
           abort,
           deadlineError: () => new DeadlineExceeded(),
           onTiming: (timing) => (this.#lastStart = timing),
@@ -607,7 +610,7 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
       signal.addEventListener('abort', () => reject(signal.reason), { once: true });
     });
     aborted.catch(() => {});
-    await Promise.race([client.connect(transport, { signal, timeout: this.spec.startupTimeoutMs }), aborted]);
+    await Promise.race([client.connect(transport, { signal, timeout: this.#startDeadlineMs }), aborted]);
     if (!(client instanceof LeanClient) && client.getProtocolEra() === 'legacy' && this.#options.leanRequests !== false) {
       this.#lean = new LeanRequester((message) => transport.send(message), this.spec.name, (error, method) => rpcError(error, this.spec.name, method));
     }
