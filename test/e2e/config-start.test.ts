@@ -78,6 +78,22 @@ const vscodeConfig = {
   },
 };
 
+describe('start times', () => {
+  test('tools --json gives startMs and queuedMs per started server; --verbose logs them', async () => {
+    const config = writeConfig('times', { mcpServers: { sink: { path: KITCHEN_SINK }, memory: { path: '@modelcontextprotocol/server-memory', env: { MEMORY_FILE_PATH: join(dir, 'times.jsonl') } } } });
+    const run = await runCli(['tools', '--config', config, '--json', '--verbose'], { timeoutMs: 60_000 });
+    expect(run.code, run.stderr).toBe(0);
+    const output = JSON.parse(run.stdout) as { servers: Array<{ name: string; state: string; protocolVersion?: string; startMs?: number; queuedMs?: number }> };
+    for (const server of output.servers) {
+      expect(server).toMatchObject({ state: 'ready', protocolVersion: expect.any(String) });
+      expect(server.startMs).toBeGreaterThan(0);
+      expect(server.queuedMs).toBeGreaterThanOrEqual(0);
+    }
+    expect(run.stderr).toMatch(/info \[sink\] server ready startMs=\d+ queuedMs=\d+ tools=\d+/);
+    expect(run.stderr).toMatch(/info \[memory\] server ready startMs=\d+/);
+  });
+});
+
 describe('a pasted VS Code config', () => {
   test('${workspaceFolder} is the config folder; inputs from SWITCHBOARD_INPUT_<ID> and --input; a missing input fails just its server', async () => {
     const config = writeConfig('vscode/.vscode', vscodeConfig);
