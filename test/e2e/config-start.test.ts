@@ -57,6 +57,17 @@ describe('an unset ${VAR} with onServerError: skip', () => {
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 
+  test("doctor reports it as that server's failed first step, with the hint, and diagnoses the others", async () => {
+    const config = writeConfig('unset-doctor', { mcpServers: { sink: { path: KITCHEN_SINK }, remote: { url: 'https://${SB_E2E_UNSET_HOST}/mcp' } } });
+    const run = await runCli(['doctor', '--config', config, '--json'], { timeoutMs: 60_000 });
+    const output = JSON.parse(run.stdout) as { servers: Array<{ name: string; ok: boolean; steps: Array<{ step: string; ok: boolean; detail?: string; hint?: string }> }> };
+    expect(output.servers.find((server) => server.name === 'sink')?.ok).toBe(true);
+    expect(output.servers.find((server) => server.name === 'remote')).toMatchObject({
+      ok: false,
+      steps: [{ step: 'connect', ok: false, detail: 'mcpServers.remote.url: environment variable SB_E2E_UNSET_HOST is not set', hint: 'set it, or write ${SB_E2E_UNSET_HOST:-default}' }],
+    });
+  });
+
   test('with onServerError: throw the whole config is refused (exit 2), as before', async () => {
     const config = writeConfig('unset-throw', { onServerError: 'throw', mcpServers: { sink: { path: KITCHEN_SINK }, remote: { url: 'https://${SB_E2E_UNSET_HOST}/mcp' } } });
     const run = await runCli(['tools', '--config', config, '--json'], { timeoutMs: 30_000 });
