@@ -22,6 +22,11 @@ describe('VS Code predefined variables', () => {
     expect(stdio(config.servers[0]).args).toEqual(['/srv/project/server.js', 'project', homedir(), `a${sep}b${sep}c`]);
   });
 
+  test('for .vscode/mcp.json the workspace is the project holding the .vscode folder, as in VS Code', () => {
+    const { config } = normalizeConfig({ servers: { fs: { command: 'node', args: ['${workspaceFolder}', '${workspaceFolderBasename}'] } } }, { baseDir: '/srv/project/.vscode', env: {} });
+    expect(stdio(config.servers[0]).args).toEqual(['/srv/project', 'project']);
+  });
+
   test('${env:NAME} still reads the environment', () => {
     const { config } = normalizeConfig({ servers: { fs: { command: 'node', args: ['${env:workspaceFolder}'] } } }, { baseDir, env: { workspaceFolder: '/elsewhere' } });
     expect(stdio(config.servers[0]).args).toEqual(['/elsewhere']);

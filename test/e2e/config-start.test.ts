@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { KITCHEN_SINK, ROOT } from '../helpers/fixtures.js';
 import { SWITCHBOARD_BIN, runCli } from '../helpers/run-cli.js';
 
@@ -13,6 +13,9 @@ interface ToolsJson {
   servers: Array<{ name: string; state: string; startMs?: number; error?: { code: string; message: string; hint?: string } }>;
   tools: Array<{ name: string; server: string }>;
 }
+
+// Several CLI runs of npx servers per test, on a busy machine.
+vi.setConfig({ testTimeout: 180_000 });
 
 // Inside the repository, so `npx` finds the installed servers from the config's folder (and only there).
 let dir: string;
@@ -106,7 +109,7 @@ describe('start times', () => {
 });
 
 describe('a pasted VS Code config', () => {
-  test('${workspaceFolder} is the config folder; inputs from SWITCHBOARD_INPUT_<ID> and --input; a missing input fails just its server', async () => {
+  test('${workspaceFolder} is the project folder; inputs from SWITCHBOARD_INPUT_<ID> and --input; a missing input fails just its server', async () => {
     const config = writeConfig('vscode/.vscode', vscodeConfig);
     const env = { SWITCHBOARD_INPUT_MEMORY_FILE: join(dir, 'memory.jsonl') };
     const without = await runCli(['tools', '--config', config, '--json'], { env, timeoutMs: 90_000 });
@@ -126,7 +129,10 @@ describe('a pasted VS Code config', () => {
 
     const allowed = await runCli(['call', 'list_allowed_directories', '--config', config, '--server', 'files', '--json'], { cwd: '/', timeoutMs: 60_000 });
     expect(allowed.code, allowed.stderr).toBe(0);
-    expect((JSON.parse(allowed.stdout) as { content: Array<{ text?: string }> }).content[0]?.text).toContain(join(dir, 'vscode', '.vscode'));
+    // ${workspaceFolder} of a .vscode/mcp.json is the project folder, as in VS Code.
+    const text = (JSON.parse(allowed.stdout) as { content: Array<{ text?: string }> }).content[0]?.text ?? '';
+    expect(text).toContain(join(dir, 'vscode'));
+    expect(text).not.toContain('.vscode');
   });
 
   test('--input without ID=VALUE is a usage error (exit 2)', async () => {
