@@ -40,7 +40,7 @@ export function inputDeclarations(raw: unknown, errors: ConfigIssue[]): Map<stri
       errors.push({ path: `inputs.${index}`, message: 'needs an `id` string', hint: 'e.g. `{ "id": "token", "type": "promptString" }`' });
       return;
     }
-    const fields = item as Record<string, unknown>;
+    const fields: Record<string, unknown> = { ...item };
     declared.set(item.id, {
       id: item.id,
       ...(typeof fields.type === 'string' ? { type: fields.type } : {}),
