@@ -8,6 +8,8 @@ import type { Logger } from '../logger.js';
 import type { MultiServerClient } from '../client/multi-server-client.js';
 import type { SwitchboardConfig } from '../config/server-spec.js';
 import { loadConfig, type LoadedConfig } from '../config/load-config.js';
+import type { AskInput } from '../config/config-inputs.js';
+import { terminalInputAsker } from './ask-input.js';
 import { usageError } from './cli-error.js';
 
 /** Flags shared by the commands that read a config. */
@@ -20,9 +22,12 @@ export interface ConfigFlags {
 
 /** Loads the config, prints its warnings, and keeps only the servers asked for. */
 export async function loadConfigForCli(flags: ConfigFlags): Promise<LoadedConfig> {
-  const loaded = await loadConfig(flags.config === undefined ? {} : { configPath: flags.config });
-  for (const warning of loaded.warnings) flags.logger.warn(formatConfigIssue(warning));
   const only = flags.server ?? [];
+  const ask = terminalInputAsker();
+  // Asked only for the servers that will start.
+  const askInput: AskInput | undefined = ask === undefined ? undefined : async (request) => (only.length === 0 || request.servers.some((name) => only.includes(name)) ? ask(request) : undefined);
+  const loaded = await loadConfig({ ...(flags.config === undefined ? {} : { configPath: flags.config }), ...(askInput === undefined ? {} : { askInput }) });
+  for (const warning of loaded.warnings) flags.logger.warn(formatConfigIssue(warning));
   if (only.length === 0) return loaded;
   const names = new Set(loaded.config.servers.map((spec) => spec.name));
   const unknown = only.filter((name) => !names.has(name));

@@ -9,6 +9,7 @@ import { cac } from 'cac';
 import { ErrorCode, formatConfigIssue, isSwitchboardError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { VERSION } from '../version.js';
+import { inputFlagsAsEnv } from './ask-input.js';
 import { CliExit, ExitCode } from './cli-error.js';
 import { createCliLogger, resolveLogLevel } from './cli-logger.js';
 import { style, writeDiagnostic } from './output.js';
@@ -20,6 +21,7 @@ interface GlobalFlags {
   verbose?: boolean;
   quiet?: boolean;
   server?: string | string[];
+  input?: string | string[];
 }
 
 /** Runs the CLI with `argv` (without node and script) and returns the exit code. */
@@ -29,6 +31,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   let logger: Logger = createCliLogger('warn');
   const setup = (flags: GlobalFlags): Logger => {
     logger = createCliLogger(resolveLogLevel(flags));
+    // `--input ID=VALUE` is SWITCHBOARD_INPUT_<ID> for this run (server processes never inherit it).
+    Object.assign(process.env, inputFlagsAsEnv(listOf(flags.input)));
     return logger;
   };
   const servers = (flags: GlobalFlags): string[] => (flags.server === undefined ? [] : ([] as string[]).concat(flags.server).map(String));
@@ -40,7 +44,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     .option('--config <file>', 'Config file (default: $SWITCHBOARD_CONFIG, switchboard.yaml, switchboard.json, .mcp.json, mcp.json)')
     .option('--debug', 'Log every JSON-RPC message in and out on stderr (also MCP_LOG_LEVEL=debug)')
     .option('--verbose', 'Log progress on stderr')
-    .option('--quiet', 'Log only errors');
+    .option('--quiet', 'Log only errors')
+    .option('--input <id=value>', 'Value of a VS Code ${input:ID} in the config (repeatable; same as SWITCHBOARD_INPUT_<ID>)');
 
   cli
     .command('tools', 'List every server and its tools')

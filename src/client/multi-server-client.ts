@@ -9,6 +9,7 @@
 import type { Registry } from 'prom-client';
 import type { CachePolicy, RetryPolicy, ServerSpec, SwitchboardConfig } from '../config/server-spec.js';
 import { DEFAULT_RETRY_POLICY } from '../config/server-spec.js';
+import { unresolvedServerError } from '../config/unresolved-server-spec.js';
 import type { ConfigIssue } from '../errors.js';
 import { ErrorCode, SwitchboardError, isSwitchboardError } from '../errors.js';
 import { noopLogger, type Logger } from '../logger.js';
@@ -26,6 +27,7 @@ import type {
 } from '../connection/mcp-types.js';
 import type { ProgressUpdate } from '../connection/lean-requester.js';
 import { ServerConnection, type CallOptions, type ServerConnectionOptions } from '../connection/server-connection.js';
+import { StartLimiter } from '../connection/start-limiter.js';
 import { attachPrometheus, type PrometheusOptions } from '../metrics/prometheus.js';
 import { StatsCollector, type ClientStats } from '../metrics/stats-collector.js';
 import { endToolSpan, startToolSpan } from '../metrics/tracing.js';
@@ -103,6 +105,9 @@ export interface ServerStatus {
   /** Since when the server has been ready (ms since epoch). */
   readyAt?: number;
   pid?: number;
+  /** The last start: ms from spawn (or connect) until ready, tools listed; and ms spent waiting for a start slot. */
+  startMs?: number;
+  queuedMs?: number;
   error?: { code: string; message: string; hint?: string; stderr?: string };
 }
 
@@ -126,6 +131,11 @@ export interface MultiServerClientEvents {
 export interface MultiServerClientOptions extends Omit<ServerConnectionOptions, 'logger'> {
   /** @default noopLogger */
   logger?: Logger;
+  /**
+   * Server processes started at once by this client (a start's deadline runs from its spawn). Default:
+   * the config's `maxConcurrentStarts`, else the process-wide limit of twice the CPU count.
+   */
+  maxConcurrentStarts?: number;
   /** Check arguments against `inputSchema` before sending. @default true */
   validateArguments?: boolean;
   /** Wait for more `list_changed` before re-listing; 0 re-lists at once. @default DEFAULT_LIST_CHANGED_DEBOUNCE_MS */
@@ -171,6 +181,8 @@ interface ServerEntry {
   idle: (() => void) | undefined;
   /** Removed or replaced by a reconfiguration: its events no longer count. */
   retired: boolean;
+  /** The last start's timing (see ServerStatus.startMs). */
+  startTiming: { startMs: number; queuedMs: number } | undefined;
 }
 
 /** What {@link MultiServerClient.reconfigure} did, by server name. */
@@ -224,6 +236,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
   #reconfiguring: Promise<unknown> = Promise.resolve();
   readonly #stats: StatsCollector;
   #prometheus: Promise<{ registry: Registry; detach: () => void }> | undefined;
+  readonly #startLimiter: StartLimiter | undefined;
 
   private constructor(config: SwitchboardConfig, warnings: readonly ConfigIssue[], options: MultiServerClientOptions) {
     super();
@@ -234,6 +247,8 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     this.#validator = new ArgumentValidator(this.#logger);
     this.#cache = new ResultCache({ ...(options.cacheMaxBytes === undefined ? {} : { maxBytes: options.cacheMaxBytes }), ...(options.now === undefined ? {} : { now: options.now }) });
     this.#stats = new StatsCollector(options.now);
+    const maxStarts = options.maxConcurrentStarts ?? config.maxConcurrentStarts;
+    this.#startLimiter = options.startLimiter ?? (maxStarts === undefined ? undefined : new StartLimiter(maxStarts));
     this.#tools = RoutedCatalog.empty(config.naming);
     this.#prompts = RoutedCatalog.empty(config.naming);
     this.#enabledCount = config.servers.filter((spec) => spec.enabled).length;
@@ -269,10 +284,22 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
       running: 0,
       idle: undefined,
       retired: false,
+      startTiming: undefined,
     };
-    if (spec.enabled) {
+    const unresolved = spec.enabled ? unresolvedServerError(spec) : undefined;
+    if (unresolved !== undefined) {
+      // Its variables have no value: it cannot start, and says why; the other servers carry on.
+      entry.state = 'failed';
+      entry.lastError = unresolved;
+      this.#logger.warn('server failed to start', { server: spec.name, code: unresolved.code, error: unresolved.message, ...(unresolved.hint === undefined ? {} : { hint: unresolved.hint }) });
+    } else if (spec.enabled) {
       // One connection per server entry: it restarts and reconnects itself.
-      entry.connection = new ServerConnection(spec, { ...this.#options, logger: this.#logger, ...this.#options.connectionOptions?.(spec) });
+      entry.connection = new ServerConnection(spec, {
+        ...this.#options,
+        logger: this.#logger,
+        ...(this.#startLimiter === undefined ? {} : { startLimiter: this.#startLimiter }),
+        ...this.#options.connectionOptions?.(spec),
+      });
       this.#wire(entry, entry.connection);
     }
     return entry;
@@ -431,9 +458,14 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     const started = Date.now();
     try {
       await connection.connect();
-      const remaining = Math.max(1_000, spec.startupTimeoutMs - (Date.now() - started));
+      // Listing shares the start's deadline, which runs from the spawn (not from the wait for a slot).
+      const timing = connection.lastStart;
+      const remaining = Math.max(1_000, (timing?.deadlineMs ?? spec.startupTimeoutMs) - (timing?.handshakeMs ?? Date.now() - started));
       await this.#listAll(entry, connection, remaining);
       if (entry.retired) return;
+      const queuedMs = timing?.queuedMs ?? 0;
+      entry.startTiming = { startMs: Date.now() - started - queuedMs, queuedMs };
+      this.#logger.info('server ready', { server: spec.name, startMs: entry.startTiming.startMs, queuedMs, tools: entry.tools.length });
       entry.lastError = undefined;
       entry.retryAttempt = 0;
       this.#setEntryState(entry, 'ready');
@@ -534,7 +566,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
   }
 
   #scheduleRetry(entry: ServerEntry): void {
-    if (!this.#started || this.#options.retryFailedServers === false || this.#closing !== undefined || entry.retired || entry.retryTimer !== undefined) return;
+    if (!this.#started || entry.connection === undefined || this.#options.retryFailedServers === false || this.#closing !== undefined || entry.retired || entry.retryTimer !== undefined) return;
     const base = this.#options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
     const max = this.#options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
     const delay = Math.min(max, base * 2 ** entry.retryAttempt) * (0.8 + Math.random() * 0.4);
@@ -916,6 +948,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
         restarts: connection?.restarts ?? 0,
         ...(entry.state === 'ready' && connection?.readyAt !== undefined ? { readyAt: connection.readyAt } : {}),
         ...(connection?.pid === undefined ? {} : { pid: connection.pid }),
+        ...(entry.startTiming ?? {}),
         ...(error === undefined || entry.state === 'ready'
           ? {}
           : {

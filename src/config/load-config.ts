@@ -7,6 +7,7 @@
 import { access, readFile } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
 import { ConfigError, type ConfigIssue } from '../errors.js';
+import { askForInputs, type AskInput } from './config-inputs.js';
 import { normalizeConfig, type NormalizedConfig } from './normalize-config.js';
 
 /** File names looked for, in order, when no config is named. */
@@ -20,6 +21,10 @@ export interface LoadConfigOptions {
   cwd?: string;
   /** @default process.env */
   env?: Readonly<Record<string, string | undefined>>;
+  /** Values of `${input:ID}` (VS Code `inputs`), by id; they win over `SWITCHBOARD_INPUT_<ID>`. */
+  inputs?: Readonly<Record<string, string>>;
+  /** Asks for each input an enabled server uses and nothing gives (the CLI asks on a terminal). */
+  askInput?: AskInput;
 }
 
 /** A loaded config, where it came from, and its warnings. */
@@ -39,7 +44,8 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
     throw new ConfigError([{ path: '', message: `cannot read ${source}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` }], [], source);
   }
   const raw = await parseConfigText(text, source);
-  return { ...normalizeConfig(raw, { baseDir: dirname(source), env, source }), source };
+  const inputs = options.askInput === undefined ? (options.inputs ?? {}) : await askForInputs(raw, options.inputs ?? {}, env, options.askInput);
+  return { ...normalizeConfig(raw, { baseDir: dirname(source), env, source, inputs }), source };
 }
 
 /** The config file to use, or a ConfigError that says where we looked. */

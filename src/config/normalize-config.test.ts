@@ -22,7 +22,7 @@ describe('normalizeConfig: shapes', () => {
     expect(config).toEqual({
       naming: 'on-conflict',
       onServerError: 'skip',
-      servers: [{ name: 'fs', enabled: true, startupTimeoutMs: 10_000, callTimeoutMs: 60_000, type: 'stdio', command: 'npx', args: ['-y', 'pkg', '3'], env: { A: 'x', N: '5' }, inheritEnv: [], protocol: 'legacy' }],
+      servers: [{ name: 'fs', enabled: true, startupTimeoutMs: 10_000, callTimeoutMs: 60_000, type: 'stdio', command: 'npx', args: ['-y', 'pkg', '3'], env: { A: 'x', N: '5' }, cwd: base, inheritEnv: [], protocol: 'legacy', firstStartTimeoutMs: 60_000 }],
     });
   });
 

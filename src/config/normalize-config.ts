@@ -8,33 +8,31 @@
 import { resolve } from 'node:path';
 import type { z } from 'zod';
 import { ConfigError, type ConfigIssue } from '../errors.js';
-import { detectTransport } from './detect-transport.js';
-import { parseDuration } from './duration.js';
-import { normalizeOAuthEntry } from './normalize-oauth.js';
+import { inputDeclarations, inputValues, referencedInputs } from './config-inputs.js';
 import { entryDepthIssue } from './entry-depth.js';
-import { expandEnv } from './expand-env.js';
 import { configSchemas } from './config-schemas.js';
+import { detectTransport } from './detect-transport.js';
+import { expandEntry, type ExpansionContext } from './expand-entry.js';
+import { normalizeOAuthEntry } from './normalize-oauth.js';
+import { durationField, policyFields, protocolField } from './normalize-policies.js';
 import { isPlainServerEntry, isPlainTopLevel } from './quick-check.js';
 import { SERVER_ENTRY_KEYS, SERVER_ENTRY_KEY_HINTS, TOP_LEVEL_KEYS, type ServerEntry } from './schema.js';
-import {
-  DEFAULT_CACHE_MAX_ENTRIES,
-  DEFAULT_CACHE_TTL_MS,
-  DEFAULT_CALL_TIMEOUT_MS,
-  DEFAULT_HEALTH_CHECK_POLICY,
-  DEFAULT_RESTART_POLICY,
-  DEFAULT_RETRY_POLICY,
-  DEFAULT_STARTUP_TIMEOUT_MS,
-  type ProtocolMode,
-  type ServerSpec,
-  type SwitchboardConfig,
-} from './server-spec.js';
+import { isPackageRunner } from './package-runner.js';
+import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_FIRST_START_TIMEOUT_MS, DEFAULT_STARTUP_TIMEOUT_MS, type ServerSpec, type SwitchboardConfig } from './server-spec.js';
+import { unresolvedServerSpec } from './unresolved-server-spec.js';
+import { vscodeVariables } from './vscode-variables.js';
 
 /** Where a config came from and what it may read. */
 export interface NormalizeConfigOptions {
   /** Relative paths (`./server.py`, `cwd`) resolve against this. @default process.cwd() */
   baseDir?: string;
-  /** Variables for `${VAR}` expansion (plus `${configDir}`, the folder of the config). @default process.env */
+  /**
+   * Variables for `${VAR}` expansion (plus `${configDir}` and VS Code's `${workspaceFolder}`, the
+   * folder of the config), and `SWITCHBOARD_INPUT_<ID>` for inputs. @default process.env
+   */
   env?: Readonly<Record<string, string | undefined>>;
+  /** Values of `${input:ID}` (VS Code `inputs`), by id; they win over the environment. */
+  inputs?: Readonly<Record<string, string>>;
   /** Named in error messages, e.g. the file path. */
   source?: string;
 }
@@ -45,16 +43,13 @@ export interface NormalizedConfig {
   warnings: ConfigIssue[];
 }
 
-const PROTOCOL_VERSION = /^\d{4}-\d{2}-\d{2}$/;
-
 /**
  * Validates and normalizes a config object (the parsed file, or what a program passes to
  * `MultiServerClient.connect`). Throws {@link ConfigError} listing every problem.
  */
 export function normalizeConfig(raw: unknown, options: NormalizeConfigOptions = {}): NormalizedConfig {
   const baseDir = options.baseDir ?? process.cwd();
-  // `${configDir}` is the folder of the config file, for paths that must be absolute.
-  const env = { ...(options.env ?? process.env), configDir: baseDir };
+  const env = options.env ?? process.env;
   const errors: ConfigIssue[] = [];
   const warnings: ConfigIssue[] = [];
 
@@ -69,7 +64,7 @@ export function normalizeConfig(raw: unknown, options: NormalizeConfigOptions = 
   for (const key of Object.keys(top)) {
     if (!TOP_LEVEL_KEYS.has(key)) warnings.push({ path: key, message: 'unknown option, ignored' });
   }
-  const parsedTop = isPlainTopLevel(top) ? ({ success: true, data: top as { naming?: 'on-conflict' | 'prefix' | 'none'; onServerError?: 'skip' | 'throw' } } as const) : configSchemas().topLevelSchema.safeParse(top);
+  const parsedTop = isPlainTopLevel(top) ? ({ success: true, data: top as { naming?: 'on-conflict' | 'prefix' | 'none'; onServerError?: 'skip' | 'throw'; maxConcurrentStarts?: number } } as const) : configSchemas().topLevelSchema.safeParse(top);
   if (!parsedTop.success) errors.push(...zodIssues(parsedTop.error, ''));
   const naming = parsedTop.success ? (parsedTop.data.naming ?? 'on-conflict') : 'on-conflict';
   const onServerError = parsedTop.success ? (parsedTop.data.onServerError ?? 'skip') : 'skip';
@@ -85,6 +80,16 @@ export function normalizeConfig(raw: unknown, options: NormalizeConfigOptions = 
     errors.push({ path: 'mcpServers', message: 'no servers configured', hint: 'add `mcpServers: { name: { path: "…" } }`' });
   }
 
+  const declaredInputs = inputDeclarations(top.inputs, errors);
+  const expansion: ExpansionContext = {
+    env,
+    // `${configDir}` (and VS Code's `${workspaceFolder}`) is the folder of the config file.
+    predefined: { ...vscodeVariables(baseDir), configDir: baseDir },
+    inputs: inputValues(referencedInputs(maps.map(([, entries]) => entries)), options.inputs ?? {}, env),
+    declaredInputs,
+  };
+  // A file's servers start in its folder, where its relative paths point (a program's, where it runs).
+  const defaultCwd = options.baseDir;
   const servers: ServerSpec[] = [];
   const seen = new Map<string, string>();
   for (const [mapKey, entries] of maps) {
@@ -100,21 +105,39 @@ export function normalizeConfig(raw: unknown, options: NormalizeConfigOptions = 
         errors.push({ path, message: 'server name is empty' });
         continue;
       }
-      const spec = normalizeServerEntry(name, entry, { path, baseDir, env, errors, warnings });
+      const spec = normalizeServerEntry(name, entry, {
+        path, baseDir, env, errors, warnings, expansion, onUnresolved: onServerError === 'skip' ? 'fail-server' : 'fail-config', ...(defaultCwd === undefined ? {} : { defaultCwd }),
+      });
       if (spec !== undefined) servers.push(spec);
     }
   }
 
-  if (errors.length > 0) throw new ConfigError(errors, warnings, options.source);
-  return { config: { servers, naming, onServerError }, warnings };
+  if (errors.length > 0) {
+    // The config fails anyway: list the unset variables too, in their place.
+    const all = [...errors, ...servers.flatMap((spec) => spec.unresolved ?? [])];
+    const order = (issue: ConfigIssue): number => [...seen.values()].findIndex((path) => issue.path === path || issue.path.startsWith(`${path}.`));
+    throw new ConfigError(all.sort((a, b) => order(a) - order(b)), warnings, options.source);
+  }
+  const maxConcurrentStarts = parsedTop.success ? parsedTop.data.maxConcurrentStarts : undefined;
+  return { config: { servers, naming, onServerError, ...(maxConcurrentStarts === undefined ? {} : { maxConcurrentStarts }) }, warnings };
 }
 
-interface EntryContext {
+/** Where an entry sits and what it may read; its problems are pushed to `errors` and `warnings`. */
+export interface EntryContext {
   path: string;
   baseDir: string;
   env: Readonly<Record<string, string | undefined>>;
   errors: ConfigIssue[];
   warnings: ConfigIssue[];
+  /** Predefined variables and inputs beside `env`. @default env only */
+  expansion?: ExpansionContext;
+  /**
+   * An unset variable or input: `fail-server` returns a spec marked `unresolved` (the server is
+   * reported failed, the others start); `fail-config` makes it an error. @default 'fail-config'
+   */
+  onUnresolved?: 'fail-server' | 'fail-config';
+  /** `cwd` of a process server without one. */
+  defaultCwd?: string;
 }
 
 /** Normalizes one server entry; pushes issues into the context and returns undefined when it is invalid. */
@@ -136,9 +159,14 @@ export function normalizeServerEntry(name: string, rawEntry: unknown, context: E
       warnings.push({ path: `${path}.${key}`, message: 'unknown key, ignored', ...(hint === undefined ? {} : { hint }) });
     }
   }
-  const expanded = expandTree(rawEntry, path, context);
+  const unresolved: ConfigIssue[] = [];
+  const expanded = expandEntry(rawEntry, path, context.expansion ?? { env: context.env }, unresolved);
   // An unset variable makes the rest meaningless (an empty URL is "invalid"); report only the cause.
-  if (errors.length > errorCountBefore) return undefined;
+  if (unresolved.length > 0) {
+    if (context.onUnresolved === 'fail-server') return unresolvedServerSpec(name, rawEntry, unresolved);
+    errors.push(...unresolved);
+    return undefined;
+  }
   const parsed = isPlainServerEntry(expanded) ? ({ success: true, data: expanded as ServerEntry } as const) : configSchemas().serverEntrySchema.safeParse(expanded);
   if (!parsed.success) {
     errors.push(...zodIssues(parsed.error, path));
@@ -261,59 +289,11 @@ export function normalizeServerEntry(name: string, rawEntry: unknown, context: E
     command: target.command,
     args: target.args,
     env,
-    ...(entry.cwd === undefined ? {} : { cwd: resolve(context.baseDir, entry.cwd) }),
+    ...(entry.cwd === undefined ? (context.defaultCwd === undefined ? {} : { cwd: context.defaultCwd }) : { cwd: resolve(context.baseDir, entry.cwd) }),
     inheritEnv: entry.inheritEnv ?? [],
     protocol: protocol ?? 'legacy',
+    ...(entry.timeout === undefined && isPackageRunner(target.command, target.args) ? { firstStartTimeoutMs: DEFAULT_FIRST_START_TIMEOUT_MS } : {}),
   };
-}
-
-/** retry, restart, healthCheck and cache, with durations in ms; only the fields that were given. */
-function policyFields(entry: ServerEntry, path: string, errors: ConfigIssue[]): Partial<Pick<ServerSpec, 'retry' | 'restart' | 'healthCheck' | 'cache'>> {
-  const result: Partial<Pick<ServerSpec, 'retry' | 'restart' | 'healthCheck' | 'cache'>> = {};
-  const ms = (value: number | string | undefined, field: string, fallback: number): number => durationField(value, `${path}.${field}`, fallback, errors);
-  if (entry.retry !== undefined) {
-    result.retry =
-      entry.retry === false
-        ? false
-        : {
-            attempts: entry.retry.attempts ?? DEFAULT_RETRY_POLICY.attempts,
-            backoffMs: ms(entry.retry.backoff, 'retry.backoff', DEFAULT_RETRY_POLICY.backoffMs),
-            maxBackoffMs: ms(entry.retry.maxBackoff, 'retry.maxBackoff', DEFAULT_RETRY_POLICY.maxBackoffMs),
-            onTimeout: entry.retry.onTimeout ?? DEFAULT_RETRY_POLICY.onTimeout,
-          };
-  }
-  if (entry.restart !== undefined) {
-    result.restart =
-      entry.restart === false
-        ? false
-        : {
-            attempts: entry.restart.attempts ?? DEFAULT_RESTART_POLICY.attempts,
-            delayMs: ms(entry.restart.delay, 'restart.delay', DEFAULT_RESTART_POLICY.delayMs),
-            maxDelayMs: ms(entry.restart.maxDelay, 'restart.maxDelay', DEFAULT_RESTART_POLICY.maxDelayMs),
-            probeIntervalMs: ms(entry.restart.probeInterval, 'restart.probeInterval', DEFAULT_RESTART_POLICY.probeIntervalMs),
-          };
-  }
-  if (entry.healthCheck !== undefined) {
-    result.healthCheck =
-      entry.healthCheck === false
-        ? false
-        : {
-            intervalMs: ms(entry.healthCheck.interval, 'healthCheck.interval', DEFAULT_HEALTH_CHECK_POLICY.intervalMs),
-            timeoutMs: ms(entry.healthCheck.timeout, 'healthCheck.timeout', DEFAULT_HEALTH_CHECK_POLICY.timeoutMs),
-            misses: entry.healthCheck.misses ?? DEFAULT_HEALTH_CHECK_POLICY.misses,
-          };
-  }
-  if (entry.cache !== undefined && entry.cache !== false) {
-    const cache = entry.cache === true ? {} : entry.cache;
-    result.cache = {
-      ttlMs: ms(cache.ttl, 'cache.ttl', DEFAULT_CACHE_TTL_MS),
-      maxEntries: cache.maxEntries ?? DEFAULT_CACHE_MAX_ENTRIES,
-      // `readOnly: true` alone caches read-only tools only; otherwise every tool unless `tools` narrows it.
-      ...(cache.tools === undefined ? (cache.readOnly === true ? { tools: [] } : {}) : { tools: cache.tools }),
-      readOnly: cache.readOnly ?? false,
-    };
-  }
-  return result;
 }
 
 function urlTarget(url: string, path: string, errors: ConfigIssue[]): { type: 'http'; url: string } | undefined {
@@ -343,50 +323,6 @@ function transportField(entry: ServerEntry, path: string, errors: ConfigIssue[])
 function canonicalTransport(name: string): 'stdio' | 'http' | 'sse' {
   if (name === 'stdio' || name === 'sse') return name;
   return 'http';
-}
-
-function protocolField(value: string | undefined, path: string, errors: ConfigIssue[]): ProtocolMode | undefined {
-  if (value === undefined) return undefined;
-  if (value === 'legacy' || value === 'auto') return value;
-  if (PROTOCOL_VERSION.test(value)) return { pin: value };
-  errors.push({ path, message: `"${value}" is not a protocol mode`, hint: 'use `legacy`, `auto` or a revision such as `2026-07-28`' });
-  return undefined;
-}
-
-function durationField(value: number | string | undefined, path: string, fallback: number, errors: ConfigIssue[]): number {
-  if (value === undefined) return fallback;
-  const parsed = parseDuration(value);
-  if ('error' in parsed) {
-    errors.push({ path, message: parsed.error });
-    return fallback;
-  }
-  if (parsed.ms === 0) {
-    errors.push({ path, message: 'must be greater than zero' });
-    return fallback;
-  }
-  return parsed.ms;
-}
-
-/** Expands `${VAR}` in every string of the entry, reporting unset variables by path (names only, never values). */
-function expandTree(value: unknown, path: string, context: EntryContext): unknown {
-  if (typeof value === 'string') {
-    const { value: expanded, missing } = expandEnv(value, context.env);
-    for (const name of missing) {
-      context.errors.push({
-        path,
-        message: `environment variable ${name} is not set`,
-        hint: `set it, or write \${${name}:-default}`,
-      });
-    }
-    return expanded;
-  }
-  if (Array.isArray(value)) return value.map((item, index) => expandTree(item, `${path}.${index}`, context));
-  if (typeof value === 'object' && value !== null) {
-    const result: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) result[key] = expandTree(item, `${path}.${key}`, context);
-    return result;
-  }
-  return value;
 }
 
 /** zod issues as `dotted.path: message`, without the received values (they may be secrets). */

@@ -84,6 +84,9 @@ export function isPlainTopLevel(top: Record<string, unknown>): boolean {
       case 'onServerError':
         if (value !== 'skip' && value !== 'throw') return false;
         break;
+      case 'maxConcurrentStarts':
+        if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 1000) return false;
+        break;
       case '$schema':
       case 'inputs':
         break;

@@ -77,6 +77,7 @@ export function createConfigSchemas(z: typeof Zod) {
     servers: z.record(z.string(), z.unknown()).optional(),
     naming: z.enum(['on-conflict', 'prefix', 'none']).optional(),
     onServerError: z.enum(['skip', 'throw']).optional(),
+    maxConcurrentStarts: z.number().int().min(1).max(1000).optional(),
   });
   return { oauthEntrySchema, serverEntrySchema, topLevelSchema };
 }
@@ -114,4 +115,4 @@ export const SERVER_ENTRY_KEY_HINTS: Readonly<Record<string, string>> = {
 };
 
 /** Top-level keys, for unknown-key warnings (`$schema` and VS Code's `inputs` are tolerated silently). */
-export const TOP_LEVEL_KEYS: ReadonlySet<string> = new Set(['mcpServers', 'servers', 'naming', 'onServerError', '$schema', 'inputs']);
+export const TOP_LEVEL_KEYS: ReadonlySet<string> = new Set(['mcpServers', 'servers', 'naming', 'onServerError', 'maxConcurrentStarts', '$schema', 'inputs']);

@@ -3,10 +3,16 @@
  * The normalized description of one server: what every layer below the config loader works with.
  */
 
+import type { ConfigIssue } from '../errors.js';
 import { oauthSecretValues, type OAuthSettings } from './oauth-settings.js';
 
 /** Start-up deadline (spawn or connect, plus the handshake). @default 10000 */
 export const DEFAULT_STARTUP_TIMEOUT_MS = 10_000;
+/**
+ * First-start deadline of a server run by a package runner (`npx`, `uvx`, …) whose entry sets no
+ * `timeout`: the first run may be downloading the package. @default 60000
+ */
+export const DEFAULT_FIRST_START_TIMEOUT_MS = 60_000;
 /** Per-call deadline. @default 60000 */
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 /** Probe timeout for `protocol: auto` over stdio: a silent 2025-era server must not stall start-up. */
@@ -73,8 +79,10 @@ export interface ServerSpecBase {
   name: string;
   /** @default true */
   enabled: boolean;
-  /** Start-up deadline in ms. @default {@link DEFAULT_STARTUP_TIMEOUT_MS} */
+  /** Start-up deadline in ms, counted from the spawn (or the connect). @default {@link DEFAULT_STARTUP_TIMEOUT_MS} */
   startupTimeoutMs: number;
+  /** Deadline of the first start in this process, when it differs (see {@link DEFAULT_FIRST_START_TIMEOUT_MS}). */
+  firstStartTimeoutMs?: number;
   /** Per-call deadline in ms. @default {@link DEFAULT_CALL_TIMEOUT_MS} */
   callTimeoutMs: number;
   /** Prefix for this server's tool names when they need one; defaults to the server name. */
@@ -93,6 +101,11 @@ export interface ServerSpecBase {
   healthCheck?: HealthCheckPolicy | false;
   /** Absent: no result caching. */
   cache?: CachePolicy;
+  /**
+   * Set when the entry's `${VAR}` or `${input:ID}` references have no value (with `onServerError:
+   * skip`): the server is never started and is reported failed with these issues.
+   */
+  unresolved?: ConfigIssue[];
 }
 
 /** A server started as a child process speaking newline-delimited JSON-RPC on stdin/stdout. */
@@ -132,6 +145,8 @@ export interface SwitchboardConfig {
   naming: NamingStrategy;
   /** @default 'skip' */
   onServerError: 'skip' | 'throw';
+  /** Server processes started at once (`maxConcurrentStarts:`). @default twice the CPU count */
+  maxConcurrentStarts?: number;
 }
 
 /** Every secret value of a spec (env values, header values, OAuth secrets), for redaction. */

@@ -43,6 +43,8 @@ import {
 } from './mcp-types.js';
 import { redactSecrets } from './redact.js';
 import type { ServerState } from './server-state.js';
+import { sharedStartLimiter, type StartLimiter } from './start-limiter.js';
+import { startWithinDeadline, type StartTiming } from './start-within-deadline.js';
 import { StdioProcessTransport } from './stdio-process-transport.js';
 import { TappedStdioTransport, TappedTransport, type TransportTap } from './tapped-transport.js';
 
@@ -81,6 +83,8 @@ export interface ServerConnectionOptions {
    * @default true
    */
   leanRequests?: boolean;
+  /** Bounds concurrent process starts; a start's deadline runs from its spawn. @default sharedStartLimiter() */
+  startLimiter?: StartLimiter;
 }
 
 /** Options of one call. */
@@ -134,6 +138,9 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
   #pendingTeardown: Promise<void> | undefined;
   #reconnecting: Promise<void> | undefined;
   #everReady = false;
+  #lastStart: StartTiming | undefined;
+  /** The deadline of the start attempt under way (the first may be longer, see ServerSpec.firstStartTimeoutMs). */
+  #startDeadlineMs: number;
   #restarts = 0;
   #healthTimer: NodeJS.Timeout | undefined;
   #probeTimer: NodeJS.Timeout | undefined;
@@ -152,6 +159,7 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
     this.spec = spec;
     this.#options = options;
     this.#defaultRequestOptions = { timeoutMs: spec.callTimeoutMs };
+    this.#startDeadlineMs = spec.startupTimeoutMs;
     this.#logger = (options.logger ?? noopLogger).child({ server: spec.name });
     this.onListenerError = (error, event) => this.#logger.error('event listener threw', { event, error: String(error) });
   }
@@ -209,6 +217,11 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
     return this.#readyAt;
   }
 
+  /** The last start attempt: time waiting for a start slot, time from spawn to the end of the handshake, the deadline. */
+  get lastStart(): StartTiming | undefined {
+    return this.#lastStart;
+  }
+
   /** Successful restarts or reconnects since the first connect. */
   get restarts(): number {
     return this.#restarts;
@@ -257,13 +270,22 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
   async #establish(signal: AbortSignal | undefined): Promise<void> {
     const abort = new AbortController();
     this.#connectAbort = abort;
-    const timer = setTimeout(() => abort.abort(new DeadlineExceeded()), this.spec.startupTimeoutMs);
     const onOuterAbort = (): void => abort.abort(signal?.reason);
     signal?.addEventListener('abort', onOuterAbort, { once: true });
     try {
       await this.#pendingTeardown;
-      if (this.spec.type === 'stdio') await this.#connectStdio(this.spec, abort.signal);
-      else await this.#connectHttp(this.spec, abort.signal);
+      // The deadline runs from the spawn: waiting behind other servers' starts does not count.
+      this.#startDeadlineMs = this.#everReady ? this.spec.startupTimeoutMs : (this.spec.firstStartTimeoutMs ?? this.spec.startupTimeoutMs);
+      await startWithinDeadline(
+        {
+          limiter: this.spec.type === 'stdio' ? (this.#options.startLimiter ?? sharedStartLimiter()) : undefined,
+          deadlineMs: this.#startDeadlineMs,
+          abort,
+          deadlineError: () => new DeadlineExceeded(),
+          onTiming: (timing) => (this.#lastStart = timing),
+        },
+        () => (this.spec.type === 'stdio' ? this.#connectStdio(this.spec, abort.signal) : this.#connectHttp(this.spec, abort.signal)),
+      );
       if (this.#closing !== undefined) throw this.#closedError();
     } catch (error) {
       // A server that dies at start closes stdout a moment before its exit status is known.
@@ -278,7 +300,6 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
       );
       throw mapped;
     } finally {
-      clearTimeout(timer);
       signal?.removeEventListener('abort', onOuterAbort);
       this.#connectAbort = undefined;
     }
@@ -589,7 +610,7 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
       signal.addEventListener('abort', () => reject(signal.reason), { once: true });
     });
     aborted.catch(() => {});
-    await Promise.race([client.connect(transport, { signal, timeout: this.spec.startupTimeoutMs }), aborted]);
+    await Promise.race([client.connect(transport, { signal, timeout: this.#startDeadlineMs }), aborted]);
     if (!(client instanceof LeanClient) && client.getProtocolEra() === 'legacy' && this.#options.leanRequests !== false) {
       this.#lean = new LeanRequester((message) => transport.send(message), this.spec.name, (error, method) => rpcError(error, this.spec.name, method));
     }
@@ -928,7 +949,8 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
     const exit = this.#stdio?.exit;
     if (this.#closing !== undefined) return this.#closedError();
     if (signal.reason instanceof DeadlineExceeded && exit === undefined) {
-      const seconds = this.spec.startupTimeoutMs / 1000;
+      const timeoutMs = this.#lastStart?.deadlineMs ?? this.spec.startupTimeoutMs;
+      const seconds = timeoutMs / 1000;
       return new SwitchboardError(ErrorCode.ServerStartFailed, `server "${name}" did not complete the handshake within ${seconds} s`, {
         server: name,
         cause: error,
@@ -936,7 +958,7 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
           this.spec.type === 'stdio'
             ? 'a server that waits for input, prints its messages elsewhere, or is still downloading (npx) looks like this; raise `timeout` if it is just slow'
             : 'the server accepted the connection but did not answer initialize; check it is an MCP endpoint, or raise `timeout`',
-        details: { ...details, reason: 'timeout', timeoutMs: this.spec.startupTimeoutMs },
+        details: { ...details, reason: 'timeout', timeoutMs },
       });
     }
     if (exit !== undefined && isConnectionLoss(error)) {

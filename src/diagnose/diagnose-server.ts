@@ -7,6 +7,7 @@
 
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type Transport } from '@modelcontextprotocol/client';
 import type { HttpServerSpec, ServerSpec, StdioServerSpec } from '../config/server-spec.js';
+import { unresolvedServerError } from '../config/unresolved-server-spec.js';
 import { createHttpTransport, createStdioTransport } from '../connection/create-transport.js';
 import { MAX_LIST_PAGES } from '../connection/server-connection.js';
 import type { StdioProcessTransport } from '../connection/stdio-process-transport.js';
@@ -44,6 +45,12 @@ export async function diagnoseServer(spec: ServerSpec, options: { logger?: Logge
   const logger = options.logger ?? noopLogger;
   const steps: DoctorStep[] = [];
   const diagnosis: ServerDiagnosis = { name: spec.name, ok: false, steps };
+  const unresolved = unresolvedServerError(spec);
+  if (unresolved !== undefined) {
+    // Its `${VAR}` or `${input:ID}` has no value: what it would start is unknown.
+    steps.push({ step: spec.type === 'stdio' ? 'spawn' : 'connect', ok: false, ms: 0, detail: unresolved.message, ...(unresolved.hint === undefined ? {} : { hint: unresolved.hint }) });
+    return diagnosis;
+  }
   let transport: Transport | undefined;
   let stdio: StdioProcessTransport | undefined;
   try {

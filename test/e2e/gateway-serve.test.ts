@@ -6,7 +6,7 @@
  * process and exits 0; a restart does not mint another token; SWITCHBOARD_TOKEN sets the admin token.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -90,6 +90,8 @@ describe('the first start, clients, stats and SIGTERM', () => {
     expect(out).toContain(`dashboard      ${serve.url}/#token=${token}`);
     expect(out).toContain('"command":"npx","args":["--prefix"');
     expect(out).toContain('"serve","--stdio"');
+    // Started by a client from anywhere (Claude Desktop starts servers in /), it runs here.
+    expect(out).toContain(`"cwd":${JSON.stringify(realpathSync(work))}`);
     expect(out).toContain(`npx @modelcontextprotocol/inspector-cli --cli ${serve.url}/mcp --transport http`);
     const tokenFile = join(work, '.switchboard', 'token');
     expect(readFileSync(tokenFile, 'utf8').trim()).toBe(token);

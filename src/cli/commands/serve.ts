@@ -154,7 +154,8 @@ function banner(input: BannerInput): string {
     '',
     'Point an MCP client at it:',
     '  .mcp.json / Claude Desktop (stdio, started by the client):',
-    `    ${JSON.stringify({ mcpServers: { switchboard: { command: 'npx', args: stdioArgs } } })}`,
+    // `cwd`: clients start servers wherever they stand (Claude Desktop: `/`); the gateway runs here.
+    `    ${JSON.stringify({ mcpServers: { switchboard: { command: 'npx', args: stdioArgs, cwd: process.cwd() } } })}`,
     '  Streamable HTTP (this gateway):',
     `    ${JSON.stringify({ mcpServers: { switchboard: { type: 'http', url: `${url}/mcp`, headers: { Authorization: `Bearer ${showToken ? (token ?? '') : '<token>'}` } } } })}`,
     '  MCP Inspector CLI:',

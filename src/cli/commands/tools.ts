@@ -30,6 +30,7 @@ export async function tools(options: ToolsOptions): Promise<void> {
           state: status.state,
           ...(status.transport === undefined ? {} : { transport: status.transport }),
           ...(status.protocolVersion === undefined ? {} : { protocolVersion: status.protocolVersion }),
+          ...(status.startMs === undefined ? {} : { startMs: status.startMs, queuedMs: status.queuedMs ?? 0 }),
           ...(status.error === undefined ? {} : { error: status.error }),
         })),
         tools: list.map((tool) => ({
@@ -47,7 +48,7 @@ export async function tools(options: ToolsOptions): Promise<void> {
       const width = Math.max(...servers.map((status) => status.name.length), 4);
       for (const status of servers) {
         const mark = status.state === 'ready' ? style.green('✓', true) : style.red('✗', true);
-        const facts = status.state === 'ready' ? `${status.transport ?? ''}  ${status.protocolVersion ?? ''}  ${status.toolCount} tools` : `${status.error?.code ?? ''}: ${status.error?.message ?? ''}`;
+        const facts = status.state === 'ready' ? `${status.transport ?? ''}  ${status.protocolVersion ?? ''}  ${status.toolCount} tools${status.startMs === undefined ? '' : `  ${(status.startMs / 1000).toFixed(1)} s`}` : `${status.error?.code ?? ''}: ${status.error?.message ?? ''}`;
         lines.push(`  ${mark} ${status.name.padEnd(width)}  ${status.state.padEnd(7)}  ${facts}`);
         if (status.error?.hint !== undefined) lines.push(`    ${style.dim(`hint: ${status.error.hint}`, true)}`);
       }
