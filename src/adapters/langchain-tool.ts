@@ -7,6 +7,12 @@
  * standard blocks, `status: 'error'` for results with `isError` and for calls that could not run (the
  * model reads why and can recover), and the whole `ToolResult` as `artifact`. Invoked with plain
  * arguments (`tool.invoke({ message: 'hi' })`) it returns the content and throws call failures.
+ *
+ * LangChain's own check of the arguments is skipped: it judges by the provider-safe schema shown to
+ * the model (stricter than the server: a defaulted property is required there), and fails with
+ * "Received tool input did not match expected schema", no field named, before any callback runs — a
+ * model got that and a stack trace. The client checks against the server's schema instead, and its
+ * INVALID_ARGUMENT message (which field, what is wrong) reaches the model as an error ToolMessage.
  */
 
 import { ToolMessage } from '@langchain/core/messages';
@@ -47,12 +53,13 @@ export interface SwitchboardToolMetadata {
 export class SwitchboardTool extends StructuredTool<JSONSchema> {
   name: string;
   description: string;
-  schema: JSONSchema;
   override metadata: SwitchboardToolMetadata;
   /** The catalog schema this tool was built from. */
   readonly sourceSchema: CatalogTool['inputSchema'];
   readonly #client: AdapterClient;
   readonly #timeoutMs: number | undefined;
+  readonly #schema: JSONSchema;
+  #skippingValidation = false;
 
   static override lc_name(): string {
     return 'SwitchboardTool';
@@ -67,8 +74,26 @@ export class SwitchboardTool extends StructuredTool<JSONSchema> {
     this.sourceSchema = tool.inputSchema;
     this.description = tool.description ?? tool.name;
     // LangChain types JSON Schema as the union its zod converter emits; a server's schema is a plain object.
-    this.schema = (options.schema === 'original' ? tool.inputSchema : toProviderSchema(tool.inputSchema).parameters) as JSONSchema;
+    this.#schema = (options.schema === 'original' ? tool.inputSchema : toProviderSchema(tool.inputSchema).parameters) as JSONSchema;
     this.metadata = { server: tool.server, originalName: tool.originalName, switchboard: true };
+  }
+
+  /** The schema the model is shown (see {@link LangChainToolOptions.schema}). */
+  get schema(): JSONSchema {
+    return this.#skippingValidation ? ANY_ARGUMENTS : this.#schema;
+  }
+
+  /**
+   * LangChain's `call` (which `invoke` runs) validates against `schema` synchronously, before its first
+   * `await`: for that moment `schema` accepts anything, and the client judges the arguments.
+   */
+  override call(...args: Parameters<StructuredTool<JSONSchema>['call']>): ReturnType<StructuredTool<JSONSchema>['call']> {
+    this.#skippingValidation = true;
+    try {
+      return super.call(...args);
+    } finally {
+      this.#skippingValidation = false;
+    }
   }
 
   protected async _call(args: unknown, _runManager?: CallbackManagerForToolRun, config?: ToolRunnableConfig): Promise<ToolMessage | string | ToolMessage['content']> {
@@ -92,6 +117,9 @@ export class SwitchboardTool extends StructuredTool<JSONSchema> {
     return typeof content === 'string' ? new ToolMessage({ ...fields, content }) : new ToolMessage({ ...fields, contentBlocks: content });
   }
 }
+
+/** The schema LangChain validates by while a call starts: everything passes (the client validates). */
+const ANY_ARGUMENTS: JSONSchema = {};
 
 /** Whether a LangChain tool is one of ours (so middleware can tell them from the app's own tools). */
 export function isSwitchboardTool(tool: unknown): tool is SwitchboardTool {

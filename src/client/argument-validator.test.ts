@@ -74,3 +74,38 @@ describe('ArgumentValidator', () => {
     expect(validator.validate(simpleSchema(), {})).toEqual([{ path: 'text', message: 'is required but missing' }]);
   });
 });
+
+describe('never stricter than the server', () => {
+  // @playwright/mcp 0.0.83's browser_take_screenshot: `scale` is required and has a default; the server accepts `{}`.
+  const screenshot = () => ({
+    type: 'object',
+    properties: { type: { type: 'string', enum: ['png', 'jpeg', 'webp'] }, fullPage: { type: 'boolean' }, scale: { default: 'css', type: 'string', enum: ['css', 'device'] } },
+    required: ['scale'],
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    additionalProperties: false,
+  });
+
+  it('a required property with a default is not missing (fast check and Ajv)', async () => {
+    const validator = new ArgumentValidator();
+    expect(validator.validate(screenshot(), {})).toEqual([]);
+    // An argument that sends Ajv down its path must not bring the missing `scale` back.
+    expect(await validator.validate(screenshot(), { type: 'gif' })).toEqual([{ path: 'type', message: 'must be one of ["png","jpeg","webp"]' }]);
+    expect(await validator.validate(screenshot(), { scale: 'huge' })).toEqual([{ path: 'scale', message: 'must be one of ["css","device"]' }]);
+  });
+
+  it('also inside nested objects, arrays and $defs, and without changing the arguments sent', async () => {
+    const validator = new ArgumentValidator();
+    const nested = {
+      type: 'object',
+      properties: {
+        options: { type: 'object', properties: { depth: { type: 'integer', default: 1 } }, required: ['depth'] },
+        items: { type: 'array', items: { $ref: '#/$defs/item' } },
+      },
+      $defs: { item: { type: 'object', properties: { level: { type: 'string', default: 'info' }, text: { type: 'string' } }, required: ['level', 'text'] } },
+    };
+    const args = { options: {}, items: [{ text: 'a' }] };
+    expect(await validator.validate(nested, args)).toEqual([]);
+    expect(args).toEqual({ options: {}, items: [{ text: 'a' }] });
+    expect(await validator.validate(nested, { items: [{}] })).toEqual([{ path: 'items.0.text', message: 'is required but missing' }]);
+  });
+});

@@ -3,12 +3,14 @@
  * Checks a call's arguments against the tool's `inputSchema` before anything is sent, with messages
  * an LLM can act on (which field, what was expected). Validators are compiled lazily, on a tool's
  * first call, never at list time; a schema that cannot be compiled is not enforced (the server
- * remains the judge). Uses the Ajv bundled in the MCP SDK, loaded only when a schema or an argument
+ * remains the judge), and a required property with a default is not required (`lenient-schema.ts`):
+ * checking here is never stricter than the server. Uses the Ajv bundled in the MCP SDK, loaded only when a schema or an argument
  * needs it (see `simple-schema.ts`).
  */
 
 import type { JsonSchema } from '../connection/mcp-types.js';
 import { noopLogger, type Logger } from '../logger.js';
+import { toLenientSchema } from './lenient-schema.js';
 import { compileSimpleSchema, type SimpleCheck } from './simple-schema.js';
 
 type AjvInstance = InstanceType<typeof import('@modelcontextprotocol/client/validators/ajv').Ajv>;
@@ -38,6 +40,8 @@ type Compiled = ValidateFunction | null | Promise<ValidateFunction | null>;
 
 /** What is kept per schema: the fast check (when the schema allows one) and Ajv's, compiled on need. */
 interface Validators {
+  /** The schema both checks judge by: the tool's, without its dialect and id, made lenient. */
+  schema: JsonSchema;
   simple: SimpleCheck | undefined;
   ajv: Compiled | undefined;
 }
@@ -72,8 +76,10 @@ export class ArgumentValidator {
       const text = JSON.stringify(schema);
       validators = this.#byText.get(text);
       if (validators === undefined) {
+        // Servers declare draft-07 or 2020-12; the keywords tools use are the same in both.
         const { $schema: _dialect, $id: _id, ...rest } = schema;
-        validators = { simple: compileSimpleSchema(rest), ajv: undefined };
+        const lenient = toLenientSchema(rest);
+        validators = { schema: lenient, simple: compileSimpleSchema(lenient), ajv: undefined };
         if (this.#byText.size >= MAX_SCHEMAS_BY_TEXT) this.#byText.clear();
         this.#byText.set(text, validators);
       }
@@ -81,7 +87,7 @@ export class ArgumentValidator {
     }
     if (validators.simple?.(args) === true) return NO_PROBLEMS;
     const entry = validators;
-    entry.ajv ??= this.#compile(schema).then((compiled) => (entry.ajv = compiled));
+    entry.ajv ??= this.#compile(entry.schema).then((compiled) => (entry.ajv = compiled));
     const ajv = entry.ajv;
     return ajv instanceof Promise ? ajv.then((compiled) => check(compiled, args)) : check(ajv, args);
   }
@@ -89,9 +95,7 @@ export class ArgumentValidator {
   async #compile(schema: JsonSchema): Promise<ValidateFunction | null> {
     const ajv = await getAjv();
     try {
-      // Servers declare draft-07 or 2020-12; the keywords tools use are the same in both.
-      const { $schema: _dialect, $id: _id, ...rest } = schema;
-      return ajv.compile(rest);
+      return ajv.compile(schema);
     } catch (error) {
       this.#logger.debug('tool input schema does not compile; arguments are not checked', { error: String(error) });
       return null;

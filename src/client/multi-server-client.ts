@@ -36,6 +36,7 @@ import type { ServerState } from '../connection/server-state.js';
 import type { ToolResult } from '../result/tool-result.js';
 import { TypedEmitter } from '../util/typed-emitter.js';
 import { ArgumentValidator, formatArgumentProblems, type ArgumentProblem } from './argument-validator.js';
+import { refusalOf } from './refusal-of.js';
 import { describeCallFailure } from './call-failure.js';
 import { globMatcher } from './glob.js';
 import { ListChangeDebouncer } from './list-change-debouncer.js';
@@ -699,14 +700,20 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
    */
   callTool(name: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<ToolResult> {
     const tool = this.#tools.route(name);
-    if (tool === undefined) return Promise.reject(this.#unknownTool(name));
+    if (tool === undefined) return this.#refuse(this.#unknownTool(name));
     if (this.#options.validateArguments !== false) {
       // Synchronous for valid arguments of simple schemas and once a schema is compiled.
       const checked = this.#validator.validate(tool.inputSchema, args);
-      if (!Array.isArray(checked)) return checked.then((problems) => (problems.length > 0 ? Promise.reject(invalidArguments(tool, problems)) : this.#callRouted(tool, args, options)));
-      if (checked.length > 0) return Promise.reject(invalidArguments(tool, checked));
+      if (!Array.isArray(checked)) return checked.then((problems) => (problems.length > 0 ? this.#refuse(invalidArguments(tool, problems), tool) : this.#callRouted(tool, args, options)));
+      if (checked.length > 0) return this.#refuse(invalidArguments(tool, checked), tool);
     }
     return this.#callRouted(tool, args, options);
+  }
+
+  /** Rejects with a refusal (nothing was sent), counted in the stats. */
+  #refuse(error: SwitchboardError, tool?: CatalogTool): Promise<never> {
+    this.#stats.callRefused(refusalOf(error, tool));
+    return Promise.reject(error);
   }
 
   /**

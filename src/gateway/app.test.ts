@@ -143,7 +143,7 @@ describe('/api/servers without running anything', () => {
 describe('tools, stats, metrics and events of a user with no servers', () => {
   test('empty catalogs and stats; unknown tools are 404', async () => {
     expect(await (await call('/api/tools', { token: tenantToken })).json()).toEqual({ tools: [], version: expect.any(Number) });
-    expect(await (await call('/api/stats', { token: tenantToken })).json()).toEqual({ since: expect.any(Number), servers: [] });
+    expect(await (await call('/api/stats', { token: tenantToken })).json()).toEqual({ since: expect.any(Number), refused: {}, servers: [] });
     const missing = await call('/api/tools/nothing/call', { token: tenantToken, body: { arguments: {} } });
     expect(missing.status).toBe(404);
     expect((await call('/api/tools/nothing/call', { token: tenantToken, body: { arguments: [] } })).status).toBe(400);

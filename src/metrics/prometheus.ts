@@ -29,8 +29,9 @@ export async function attachPrometheus(collector: StatsCollector, snapshot: () =
   const extraNames = Object.keys(extra);
   const metric = <T>(name: string, create: () => T): T => (registry.getSingleMetric(`${prefix}${name}`) as T | undefined) ?? create();
 
-  const calls = metric('tool_calls_total', () => new client.Counter({ name: `${prefix}tool_calls_total`, help: 'Tool calls by outcome (ok, tool_error, error).', labelNames: [...extraNames, 'server', 'tool', 'outcome'], registers: [registry] }));
+  const calls = metric('tool_calls_total', () => new client.Counter({ name: `${prefix}tool_calls_total`, help: 'Tool calls by outcome (ok, tool_error, error, refused: never sent).', labelNames: [...extraNames, 'server', 'tool', 'outcome'], registers: [registry] }));
   const errors = metric('tool_call_errors_total', () => new client.Counter({ name: `${prefix}tool_call_errors_total`, help: 'Failed tool calls by error code.', labelNames: [...extraNames, 'server', 'tool', 'code'], registers: [registry] }));
+  const refused = metric('tool_calls_refused_total', () => new client.Counter({ name: `${prefix}tool_calls_refused_total`, help: 'Calls refused before anything was sent (invalid arguments, unknown tool, server not up) by error code; server and tool are empty where unknown.', labelNames: [...extraNames, 'server', 'tool', 'code'], registers: [registry] }));
   const duration = metric('tool_call_duration_seconds', () => new client.Histogram({ name: `${prefix}tool_call_duration_seconds`, help: 'Tool call latency.', labelNames: [...extraNames, 'server', 'tool'], buckets: LATENCY_BUCKETS_SECONDS, registers: [registry] }));
   const cache = metric('tool_cache_lookups_total', () => new client.Counter({ name: `${prefix}tool_cache_lookups_total`, help: 'Result cache lookups by result (hit, miss).', labelNames: [...extraNames, 'server', 'tool', 'result'], registers: [registry] }));
   const restarts = metric('server_restarts_total', () => new client.Counter({ name: `${prefix}server_restarts_total`, help: 'Successful restarts or reconnects of a server.', labelNames: [...extraNames, 'server'], registers: [registry] }));
@@ -55,27 +56,50 @@ export async function attachPrometheus(collector: StatsCollector, snapshot: () =
   }));
 
   // Seed counters with what happened before metrics were asked for.
-  for (const server of snapshot().servers) {
+  const seed = snapshot();
+  const unattributed = new Map(Object.entries(seed.refused));
+  for (const server of seed.servers) {
+    const serverOnly = new Map(Object.entries(server.refused));
+    for (const [code, count] of Object.entries(server.refused)) unattributed.set(code, (unattributed.get(code) ?? 0) - count);
     if (server.restarts > 0) restarts.inc({ ...extra, server: server.server }, server.restarts);
     for (const tool of server.tools) {
       const base = { ...extra, server: server.server, tool: tool.tool };
       if (tool.ok > 0) calls.inc({ ...base, outcome: 'ok' }, tool.ok);
       if (tool.toolErrors > 0) calls.inc({ ...base, outcome: 'tool_error' }, tool.toolErrors);
-      const failed = tool.calls - tool.ok - tool.toolErrors;
+      const toolRefused = Object.values(tool.refused).reduce((sum, count) => sum + count, 0);
+      if (toolRefused > 0) calls.inc({ ...base, outcome: 'refused' }, toolRefused);
+      const failed = tool.calls - tool.ok - tool.toolErrors - toolRefused;
       if (failed > 0) calls.inc({ ...base, outcome: 'error' }, failed);
+      for (const [code, count] of Object.entries(tool.refused)) {
+        refused.inc({ ...base, code }, count);
+        serverOnly.set(code, (serverOnly.get(code) ?? 0) - count);
+      }
       for (const [code, count] of Object.entries(tool.errors)) errors.inc({ ...base, code }, count);
       if (tool.cacheHits > 0) cache.inc({ ...base, result: 'hit' }, tool.cacheHits);
       if (tool.cacheMisses > 0) cache.inc({ ...base, result: 'miss' }, tool.cacheMisses);
     }
+    for (const [code, count] of serverOnly) if (count > 0) refused.inc({ ...extra, server: server.server, tool: '', code }, count);
   }
+  for (const [code, count] of unattributed) if (count > 0) refused.inc({ ...extra, server: '', tool: '', code }, count);
   const previousOnCall = collector.onCallEnded;
   const previousOnRestart = collector.onRestart;
+  const previousOnRefused = collector.onCallRefused;
   collector.onCallEnded = (outcome) => {
     previousOnCall?.(outcome);
     const base = { ...extra, server: outcome.server, tool: outcome.tool };
     calls.inc({ ...base, outcome: outcome.ok ? 'ok' : outcome.isError ? 'tool_error' : 'error' });
     if (outcome.errorCode !== undefined) errors.inc({ ...base, code: outcome.errorCode });
     duration.observe(base, outcome.durationMs / 1000);
+  };
+  collector.onCallRefused = (refusal) => {
+    previousOnRefused?.(refusal);
+    const base = { ...extra, server: refusal.server ?? '', tool: refusal.tool ?? '' };
+    refused.inc({ ...base, code: refusal.code });
+    // Where the tool is known the refusal is one of its calls, as in `stats()`.
+    if (refusal.server !== undefined && refusal.tool !== undefined) {
+      calls.inc({ ...base, outcome: 'refused' });
+      errors.inc({ ...base, code: refusal.code });
+    }
   };
   collector.onCacheLookup = (server, tool, hit) => cache.inc({ ...extra, server, tool, result: hit ? 'hit' : 'miss' });
   collector.onRestart = (server) => {
@@ -88,6 +112,7 @@ export async function attachPrometheus(collector: StatsCollector, snapshot: () =
       sources.delete(source);
       collector.onCallEnded = previousOnCall;
       collector.onRestart = previousOnRestart;
+      collector.onCallRefused = previousOnRefused;
       collector.onCacheLookup = undefined;
     },
   };

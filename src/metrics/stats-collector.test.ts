@@ -41,3 +41,22 @@ test('counts, error codes, percentiles and the timeline follow a scripted sequen
   expect(server?.timeline.map((point) => [point.calls, point.errors])).toEqual([[22, 2], [2, 2]]);
   expect(stats.snapshot(new Map([['idle', 'failed']])).servers.find((entry) => entry.server === 'idle')).toMatchObject({ state: 'failed', calls: 0 });
 });
+
+test('refused calls (never sent) count as calls that failed, by code, without a latency; unattributed ones in the totals', () => {
+  const now = 1_000_000;
+  const stats = new StatsCollector(() => now);
+  stats.callStarted('s', 'sum');
+  stats.callEnded({ server: 's', tool: 'sum', durationMs: 5, ok: true, isError: false });
+  stats.callRefused({ server: 's', tool: 'sum', code: 'INVALID_ARGUMENT' });
+  stats.callRefused({ server: 's', tool: 'sum', code: 'INVALID_ARGUMENT' });
+  stats.callRefused({ server: 's', code: 'SERVER_DISCONNECTED' });
+  stats.callRefused({ code: 'TOOL_NOT_FOUND' });
+  const snapshot = stats.snapshot(new Map([['s', 'ready']]));
+  expect(snapshot.refused).toEqual({ INVALID_ARGUMENT: 2, SERVER_DISCONNECTED: 1, TOOL_NOT_FOUND: 1 });
+  const server = snapshot.servers.find((entry) => entry.server === 's');
+  expect(server).toMatchObject({ calls: 4, ok: 1, refused: { INVALID_ARGUMENT: 2, SERVER_DISCONNECTED: 1 }, errors: { INVALID_ARGUMENT: 2, SERVER_DISCONNECTED: 1 }, errorRate: 3 / 4, inFlight: 0 });
+  expect(server?.latency.count).toBe(1);
+  expect(server?.timeline.map((point) => [point.calls, point.errors])).toEqual([[4, 3]]);
+  expect(server?.tools.find((tool) => tool.tool === 'sum')).toMatchObject({ calls: 3, ok: 1, refused: { INVALID_ARGUMENT: 2 }, errors: { INVALID_ARGUMENT: 2 } });
+  expect(snapshot.servers.map((entry) => entry.server)).toEqual(['s']);
+});

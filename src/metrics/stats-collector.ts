@@ -23,6 +23,17 @@ export interface CallOutcome {
   cached?: boolean;
 }
 
+/**
+ * A call refused before anything was sent (invalid arguments, no such tool, its server not up): what
+ * is known of it. `server` and `tool` (the server's own tool name) are absent where no server or tool
+ * could be named.
+ */
+export interface CallRefusal {
+  server?: string;
+  tool?: string;
+  code: string;
+}
+
 /** One bucket of a timeline. */
 export interface TimelinePoint {
   /** Start of the bucket (ms since epoch). */
@@ -35,8 +46,11 @@ export interface TimelinePoint {
 
 /** Counters of a server or a tool. */
 export interface CallStats {
+  /** Every call, refused ones included. */
   calls: number;
   ok: number;
+  /** Calls refused before anything was sent, by error code (also counted in `calls` and `errors`; no latency). */
+  refused: Record<string, number>;
   /** Results with `isError: true`. */
   toolErrors: number;
   /** Failed calls by error code (timeouts and cancellations included). */
@@ -70,6 +84,8 @@ export interface ServerStats extends CallStats {
 /** Everything `client.stats()` returns. */
 export interface ClientStats {
   since: number;
+  /** Every refused call by error code, including those no server could be named for (an unknown tool). */
+  refused: Record<string, number>;
   servers: ServerStats[];
 }
 
@@ -83,6 +99,7 @@ interface Bucket {
 class Counters {
   calls = 0;
   ok = 0;
+  refused = new Map<string, number>();
   toolErrors = 0;
   errors = new Map<string, number>();
   timeouts = 0;
@@ -110,6 +127,16 @@ class Counters {
     bucket.latency.record(outcome.durationMs);
   }
 
+  /** A call that was never sent: it counts and it failed, but it has no latency. */
+  refuse(code: string, now: number): void {
+    this.calls++;
+    this.refused.set(code, (this.refused.get(code) ?? 0) + 1);
+    this.errors.set(code, (this.errors.get(code) ?? 0) + 1);
+    const bucket = this.#bucket(now);
+    bucket.calls++;
+    bucket.errors++;
+  }
+
   #bucket(now: number): Bucket {
     const start = now - (now % TIMELINE_BUCKET_MS);
     const last = this.buckets.at(-1);
@@ -125,6 +152,7 @@ class Counters {
     return {
       calls: this.calls,
       ok: this.ok,
+      refused: Object.fromEntries(this.refused),
       toolErrors: this.toolErrors,
       errors: Object.fromEntries(this.errors),
       timeouts: this.timeouts,
@@ -147,11 +175,14 @@ class Counters {
 export class StatsCollector {
   readonly since: number;
   readonly #servers = new Map<string, { counters: Counters; tools: Map<string, Counters>; restarts: number }>();
+  readonly #refused = new Map<string, number>();
   readonly #now: () => number;
   /** Called after each call is recorded (the Prometheus bridge listens here). */
   onCallEnded: ((outcome: CallOutcome) => void) | undefined;
   /** Called after each restart is recorded. */
   onRestart: ((server: string) => void) | undefined;
+  /** Called after each refused call is recorded. */
+  onCallRefused: ((refusal: CallRefusal) => void) | undefined;
   /** Called after each cache lookup is recorded. */
   onCacheLookup: ((server: string, tool: string, hit: boolean) => void) | undefined;
 
@@ -174,6 +205,21 @@ export class StatsCollector {
     counters.record(outcome, now);
     toolCounters.record(outcome, now);
     this.onCallEnded?.(outcome);
+  }
+
+  /** Records a call refused before it was sent, under its server and tool where they are known. */
+  callRefused(refusal: CallRefusal): void {
+    this.#refused.set(refusal.code, (this.#refused.get(refusal.code) ?? 0) + 1);
+    const now = this.#now();
+    if (refusal.server !== undefined) {
+      if (refusal.tool === undefined) this.#server(refusal.server).counters.refuse(refusal.code, now);
+      else {
+        const { counters, toolCounters } = this.#of(refusal.server, refusal.tool);
+        counters.refuse(refusal.code, now);
+        toolCounters.refuse(refusal.code, now);
+      }
+    }
+    this.onCallRefused?.(refusal);
   }
 
   cacheLookup(server: string, tool: string, hit: boolean): void {
@@ -218,7 +264,7 @@ export class StatsCollector {
         tools: [...entry.tools].map(([tool, counters]) => ({ server, tool, ...counters.snapshot() })),
       });
     }
-    return { since: this.since, servers };
+    return { since: this.since, refused: Object.fromEntries(this.#refused), servers };
   }
 
   #server(server: string): { counters: Counters; tools: Map<string, Counters>; restarts: number } {

@@ -118,6 +118,21 @@ describe('switchboard chat', () => {
     expect(run.stdout).toBe('The tool failed: disk full.\n');
   });
 
+  test('bad arguments: the model gets the field and what is wrong (no stack trace), and the call shows as → and ← lines', async () => {
+    const endpoint = await endpointWith([{ toolCalls: [{ name: 'get-sum', arguments: { a: 1 } }] }, { text: 'I need a second number.' }]);
+    const run = await runCli(['chat', '--once', 'add 1 and something', '--config', configPath], { OPENAI_BASE_URL: endpoint.baseUrl });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('I need a second number.\n');
+    const told = chatMessages(endpoint.requests[1]!).find((message) => message.role === 'tool');
+    expect(told?.content).toBe('Tool "get-sum" on server "everything" was not called: invalid arguments: `b` is required but missing. Fix the arguments and call again.');
+    const lines = run.stderr.split('\n');
+    const start = lines.findIndex((line) => line.startsWith('→ get-sum [everything] {"a":1}'));
+    const end = lines.findIndex((line) => /^← get-sum \[everything\] error \d+ ms: Tool "get-sum" on server "everything" was not called: invalid arguments: `b` is required but missing/.test(line));
+    expect(start, run.stderr).toBeGreaterThanOrEqual(0);
+    expect(end, run.stderr).toBeGreaterThan(start);
+    expect(run.stderr).not.toMatch(/\n\s+at |did not match expected schema|node_modules/);
+  });
+
   test('on a terminal, Ctrl-C cancels the running turn (and the tool call) and the chat goes on', async () => {
     const endpoint = await endpointWith([{ toolCalls: [{ name: 'sleep', arguments: { ms: 20_000 } }] }, { text: 'Second answer.' }]);
     // script(1) gives the CLI a pseudo-terminal, as a person at a terminal would.

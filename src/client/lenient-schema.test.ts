@@ -1,0 +1,34 @@
+import { Ajv } from '@modelcontextprotocol/client/validators/ajv';
+import { expect, test } from 'vitest';
+import { toLenientSchema } from './lenient-schema.js';
+
+test('a schema without defaulted requirements is returned as it is', () => {
+  const schema = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] };
+  expect(toLenientSchema(schema)).toBe(schema);
+});
+
+test('drops required entries that have a default, at every level, without touching the input', () => {
+  const schema = {
+    type: 'object',
+    properties: { scale: { type: 'string', default: 'css' }, name: { type: 'string' }, list: { type: 'array', items: { type: 'object', properties: { x: { default: 0 } }, required: ['x'] } } },
+    required: ['scale', 'name'],
+  };
+  const text = JSON.stringify(schema);
+  expect(toLenientSchema(schema)).toEqual({
+    type: 'object',
+    properties: { scale: { type: 'string', default: 'css' }, name: { type: 'string' }, list: { type: 'array', items: { type: 'object', properties: { x: { default: 0 } }, required: [] } } },
+    required: ['name'],
+  });
+  expect(JSON.stringify(schema)).toBe(text);
+});
+
+test('never stricter: a relaxed `oneOf` becomes `anyOf`, and nothing under `not` or `if` is relaxed', () => {
+  const ajv = new Ajv({ strict: false });
+  const union = { oneOf: [{ type: 'object', properties: { mode: { default: 'a' } }, required: ['mode'] }, { type: 'object', properties: { other: {} } }] };
+  // `{}` matched only the second branch; relaxed, it matches both, which `oneOf` would refuse.
+  expect(ajv.validate(union, {})).toBe(true);
+  expect(ajv.validate(toLenientSchema(union), {})).toBe(true);
+  const negated = { type: 'object', not: { type: 'object', properties: { a: { default: 1 } }, required: ['a'] } };
+  expect(toLenientSchema(negated)).toBe(negated);
+  expect(ajv.validate(toLenientSchema(negated), {})).toBe(true);
+});

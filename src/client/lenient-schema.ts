@@ -1,0 +1,83 @@
+/**
+ * @module client/lenient-schema
+ * The schema that client-side checking uses: never stricter than the server. Servers fill in a
+ * property's `default` before they validate (zod's `.default()`, which is how most servers write
+ * their schemas, also lists the property as required): @playwright/mcp's `browser_take_screenshot`
+ * requires `scale`, defaults it to `"css"`, and accepts `{}`. So a required property that has a
+ * default is not required here. The arguments themselves are never changed: the server applies its
+ * own default.
+ */
+
+import type { JsonSchema } from '../connection/mcp-types.js';
+
+// Keywords whose value is one subschema, a list of subschemas, or a map of subschemas. Not `not` and
+// not `if`: relaxing a schema there would make the whole schema stricter.
+const SCHEMA_KEYWORDS = ['items', 'additionalItems', 'additionalProperties', 'unevaluatedItems', 'unevaluatedProperties', 'contains', 'propertyNames', 'then', 'else'];
+const SCHEMA_LIST_KEYWORDS = ['items', 'prefixItems', 'anyOf', 'oneOf', 'allOf'];
+const SCHEMA_MAP_KEYWORDS = ['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions'];
+const MAX_DEPTH = 64;
+
+/**
+ * `schema` without the `required` entries whose property declares a `default`, at every level.
+ * Returns the same object when there is nothing to relax (the common case), a relaxed copy otherwise.
+ */
+export function toLenientSchema(schema: JsonSchema): JsonSchema {
+  const relaxed = relax(schema, 0);
+  return isRecord(relaxed) ? relaxed : schema;
+}
+
+function relax(node: unknown, depth: number): unknown {
+  if (!isRecord(node) || depth > MAX_DEPTH) return node;
+  let copy: Record<string, unknown> | undefined;
+  const set = (key: string, value: unknown): void => {
+    copy ??= { ...node };
+    copy[key] = value;
+  };
+  for (const key of SCHEMA_KEYWORDS) {
+    const value = node[key];
+    if (!isRecord(value)) continue;
+    const relaxed = relax(value, depth + 1);
+    if (relaxed !== value) set(key, relaxed);
+  }
+  for (const key of SCHEMA_LIST_KEYWORDS) {
+    const value = node[key];
+    if (!Array.isArray(value)) continue;
+    const relaxed = value.map((item) => relax(item, depth + 1));
+    if (relaxed.every((item, index) => item === value[index])) continue;
+    // A relaxed branch may now match where another does too, which `oneOf` would refuse: `anyOf` never does.
+    if (key === 'oneOf' && !Array.isArray(node.anyOf)) {
+      set('anyOf', relaxed);
+      copy = withoutKey(copy ?? node, 'oneOf');
+    } else set(key, relaxed);
+  }
+  for (const key of SCHEMA_MAP_KEYWORDS) {
+    const value = node[key];
+    if (!isRecord(value)) continue;
+    let map: Record<string, unknown> | undefined;
+    for (const name of Object.keys(value)) {
+      const relaxed = relax(value[name], depth + 1);
+      if (relaxed !== value[name]) (map ??= { ...value })[name] = relaxed;
+    }
+    if (map !== undefined) set(key, map);
+  }
+  const required = node.required;
+  const properties = node.properties;
+  if (Array.isArray(required) && isRecord(properties)) {
+    const kept = required.filter((name) => !(typeof name === 'string' && Object.hasOwn(properties, name) && hasDefault(properties[name])));
+    if (kept.length !== required.length) set('required', kept);
+  }
+  return copy ?? node;
+}
+
+function hasDefault(schema: unknown): boolean {
+  return isRecord(schema) && Object.hasOwn(schema, 'default');
+}
+
+function withoutKey(record: Record<string, unknown>, key: string): Record<string, unknown> {
+  const { [key]: _dropped, ...rest } = record;
+  return rest;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
