@@ -35,6 +35,7 @@ import type { ToolResult } from '../result/tool-result.js';
 import { TypedEmitter } from '../util/typed-emitter.js';
 import { ArgumentValidator, formatArgumentProblems, type ArgumentProblem } from './argument-validator.js';
 import { describeCallFailure } from './call-failure.js';
+import { logOptionalListFailure } from './optional-list-failure.js';
 import { globMatcher } from './glob.js';
 import { ResultCache } from './result-cache.js';
 import type { NameReport } from './name-catalog.js';
@@ -460,7 +461,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
   }
 
   #optionalListFailed(entry: ServerEntry, what: string, error: unknown): never[] {
-    this.#logger.warn(`listing ${what} failed; continuing without them`, { server: entry.spec.name, error: String(error) });
+    logOptionalListFailure(this.#logger, entry.spec.name, what, error);
     return [];
   }
 
@@ -500,7 +501,8 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     try {
       await this.#listAll(entry, connection, entry.spec.startupTimeoutMs);
     } catch (error) {
-      this.#logger.warn('re-listing after reconnect failed; keeping the previous lists', { server: entry.spec.name, error: String(error) });
+      const ended = this.#closing !== undefined || entry.retired;
+      this.#logger[ended ? 'debug' : 'warn']('re-listing after reconnect failed; keeping the previous lists', { server: entry.spec.name, error: String(error) });
     }
     if (this.#closing !== undefined || entry.retired) return;
     entry.lastError = undefined;
@@ -536,7 +538,9 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
         entry.resourceTemplates = await connection.listResourceTemplates();
       }
     } catch (error) {
-      this.#logger.warn(`re-listing ${kind} after list_changed failed`, { server: entry.spec.name, error: String(error) });
+      // Closing (or replacing) the connection ends the re-list: that is no failure worth a warning.
+      const ended = connection !== entry.connection || this.#closing !== undefined || entry.retired;
+      this.#logger[ended ? 'debug' : 'warn'](`re-listing ${kind} after list_changed failed`, { server: entry.spec.name, error: String(error) });
       return;
     }
     if (connection !== entry.connection || this.#closing !== undefined || entry.retired) return;
