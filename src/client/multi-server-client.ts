@@ -712,7 +712,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
       if (this.listenerCount('tool-call-end') > 0) this.emit('tool-call-end', { callId, name: tool.name, server, originalName: tool.originalName, durationMs, ...outcome });
     };
     const failure = (error: unknown): SwitchboardError => {
-      const described = describeCallFailure(error, tool);
+      const described = describeCallFailure(error, tool, options.timeoutMs);
       finish({ ok: false, isError: false, errorCode: described.code });
       return described;
     };
