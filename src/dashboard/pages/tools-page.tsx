@@ -7,6 +7,8 @@
 import { useMemo } from 'preact/hooks';
 import { Problem, StaleNotice } from '../components/problem.js';
 import { ToolDetail } from '../components/tool-detail.js';
+import { ToolLink } from '../components/tool-link.js';
+import { formatCount } from '../model/format.js';
 import { useSession } from '../state/session.js';
 import { useLoader } from '../state/use-loader.js';
 import { hrefOf, replaceRoute } from '../state/use-route.js';
@@ -49,18 +51,14 @@ export function ToolsPage({ params }: { params: URLSearchParams }) {
           </div>
         </div>
         <p class="muted small" role="status">
-          {tools.data === undefined ? (tools.loading ? 'Loading tools…' : '') : `${shown.length} of ${all.length} tools`}
+          {tools.data === undefined ? (tools.loading ? 'Loading tools…' : '') : `${shown.length} of ${formatCount(all.length, 'tool')}`}
         </p>
         <Problem error={tools.data === undefined ? tools.error : undefined} />
         <StaleNotice error={tools.error} shown={tools.data !== undefined} />
         <ul class="tools">
           {shown.map((tool) => (
             <li key={tool.name}>
-              <a href={hrefOf('tools', { q: query, server, tool: tool.name })} aria-current={tool.name === selected ? 'true' : undefined}>
-                <span class="tool-name">{tool.name}</span>
-                <span class="muted small">{tool.server}</span>
-                {tool.description === undefined ? null : <span class="tool-description small">{tool.description}</span>}
-              </a>
+              <ToolLink tool={tool} href={hrefOf('tools', { q: query, server, tool: tool.name })} current={tool.name === selected} />
             </li>
           ))}
         </ul>
