@@ -84,8 +84,9 @@ function addressOf(error: object): string | undefined {
   return typeof nested === 'object' && nested !== null ? addressOf(nested) : undefined;
 }
 
-function innermostMessage(error: Error): string {
+/** The message of the innermost cause ("fetch failed" says nothing; its cause says why). */
+export function innermostMessage(error: unknown): string {
   let current = error;
-  for (let depth = 0; depth < MAX_DEPTH && current.cause instanceof Error; depth++) current = current.cause;
-  return current.message;
+  for (let depth = 0; depth < MAX_DEPTH && current instanceof Error && current.cause instanceof Error; depth++) current = current.cause;
+  return current instanceof Error ? current.message : String(current);
 }

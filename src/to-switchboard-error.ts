@@ -9,7 +9,7 @@
  */
 
 import { ErrorCode, SwitchboardError, isSwitchboardError } from './errors.js';
-import { networkFailureHint, networkFailureInSseMessage, networkFailureOf } from './network-failure.js';
+import { innermostMessage, networkFailureHint, networkFailureInSseMessage, networkFailureOf } from './network-failure.js';
 
 /** Where the SDK keeps an error's brands (`stampErrorBrands` in @modelcontextprotocol/core). */
 const SDK_ERROR_BRANDS = Symbol.for('mcp.sdk.errorBrands');
@@ -235,10 +235,4 @@ function rpcErrorInBody(data: unknown): { code: number; message: string; data?: 
   } catch {
     return undefined;
   }
-}
-
-function innermostMessage(error: unknown): string {
-  let current = error;
-  for (let depth = 0; depth < 6 && current instanceof Error && current.cause instanceof Error; depth++) current = current.cause;
-  return current instanceof Error ? current.message : String(current);
 }
