@@ -9,6 +9,7 @@
  */
 
 import { ErrorCode, SwitchboardError, isSwitchboardError } from './errors.js';
+import { innermostMessage, networkFailureHint, networkFailureInSseMessage, networkFailureOf } from './network-failure.js';
 
 /** Where the SDK keeps an error's brands (`stampErrorBrands` in @modelcontextprotocol/core). */
 const SDK_ERROR_BRANDS = Symbol.for('mcp.sdk.errorBrands');
@@ -119,15 +120,16 @@ export function toSwitchboardError(error: unknown, context: ErrorContext = {}): 
     }
     if (typeof status === 'number') return httpError(status, typeof statusText === 'string' ? statusText : undefined, make);
   }
+  let network = networkFailureOf(error);
   if (hasSdkBrand(error, 'mcp.SseError')) {
     const status = (error as { code?: unknown }).code;
     if (typeof status === 'number' && status >= 400) return httpError(status, undefined, make);
+    if (error instanceof Error) network ??= networkFailureInSseMessage(error.message);
   }
-  const network = networkErrorCode(error);
   if (network !== undefined) {
-    return make(ErrorCode.ServerDisconnected, `cannot reach the server (${network})`, {
-      hint: network === 'ECONNREFUSED' ? 'nothing is listening at that address; is the server running?' : 'check the URL and the network',
-      details: { networkCode: network },
+    return make(ErrorCode.ServerDisconnected, `cannot reach the server (${network.reason})`, {
+      hint: networkFailureHint(network),
+      details: { ...(network.code === undefined ? {} : { networkCode: network.code }), ...(network.address === undefined ? {} : { address: network.address }) },
     });
   }
   if (hasSdkBrand(error, 'mcp.SdkError')) {
@@ -233,22 +235,4 @@ function rpcErrorInBody(data: unknown): { code: number; message: string; data?: 
   } catch {
     return undefined;
   }
-}
-
-function innermostMessage(error: unknown): string {
-  let current = error;
-  for (let depth = 0; depth < 6 && current instanceof Error && current.cause instanceof Error; depth++) current = current.cause;
-  return current instanceof Error ? current.message : String(current);
-}
-
-/** A Node network error code (ECONNREFUSED, ENOTFOUND, …) anywhere in the cause chain (SDK errors keep it in `data.cause`). */
-function networkErrorCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 6 && typeof current === 'object' && current !== null; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code;
-    const data = (current as { data?: unknown }).data;
-    current = (current as { cause?: unknown }).cause ?? (typeof data === 'object' && data !== null ? (data as { cause?: unknown }).cause : undefined);
-  }
-  return undefined;
 }

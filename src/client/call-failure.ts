@@ -22,18 +22,26 @@ export function isRetryable(error: SwitchboardError): boolean {
   }
 }
 
-/** Rewraps a call failure with an LLM-oriented message; keeps code, server, details and cause. */
-export function describeCallFailure(error: unknown, tool: { name: string; server: string }): SwitchboardError {
+/**
+ * Rewraps a call failure with an LLM-oriented message; keeps code, server, details and cause.
+ * `callerTimeoutMs` is the call's own `timeoutMs`, when the caller gave one: a timeout's hint then
+ * names that option rather than the config's `callTimeout`, which did not apply.
+ */
+export function describeCallFailure(error: unknown, tool: { name: string; server: string }, callerTimeoutMs?: number): SwitchboardError {
   const original = isSwitchboardError(error)
     ? error
     : new SwitchboardError(ErrorCode.Internal, error instanceof Error ? error.message : String(error), { cause: error, server: tool.server });
   const what = whatHappened(original);
   const retryable = isRetryable(original);
   const advice = adviceFor(original, retryable);
+  const hint =
+    original.code === ErrorCode.RequestTimeout && callerTimeoutMs !== undefined
+      ? `the server may be busy or stuck; raise the call's \`timeoutMs\` (${callerTimeoutMs} ms now) if the work is legitimately slow`
+      : original.hint;
   return new SwitchboardError(original.code, `Tool "${tool.name}" on server "${tool.server}" failed: ${what}. ${advice}`, {
     server: tool.server,
     cause: original,
-    ...(original.hint === undefined ? {} : { hint: original.hint }),
+    ...(hint === undefined ? {} : { hint }),
     details: { ...original.details, tool: tool.name, retryable },
   });
 }

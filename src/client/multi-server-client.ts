@@ -38,6 +38,7 @@ import { TypedEmitter } from '../util/typed-emitter.js';
 import { ArgumentValidator, formatArgumentProblems, type ArgumentProblem } from './argument-validator.js';
 import { refusalOf } from './refusal-of.js';
 import { describeCallFailure } from './call-failure.js';
+import { logOptionalListFailure } from './optional-list-failure.js';
 import { globMatcher } from './glob.js';
 import { ListChangeDebouncer } from './list-change-debouncer.js';
 import { ResultCache } from './result-cache.js';
@@ -495,7 +496,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
   }
 
   #optionalListFailed(entry: ServerEntry, what: string, error: unknown): never[] {
-    this.#logger.warn(`listing ${what} failed; continuing without them`, { server: entry.spec.name, error: String(error) });
+    logOptionalListFailure(this.#logger, entry.spec.name, what, error);
     return [];
   }
 
@@ -535,7 +536,8 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     try {
       await this.#listAll(entry, connection, entry.spec.startupTimeoutMs);
     } catch (error) {
-      this.#logger.warn('re-listing after reconnect failed; keeping the previous lists', { server: entry.spec.name, error: String(error) });
+      const ended = this.#closing !== undefined || entry.retired;
+      this.#logger[ended ? 'debug' : 'warn']('re-listing after reconnect failed; keeping the previous lists', { server: entry.spec.name, error: String(error) });
     }
     if (this.#closing !== undefined || entry.retired) return;
     entry.lastError = undefined;
@@ -558,7 +560,9 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
         entry.resourceTemplates = await connection.listResourceTemplates();
       }
     } catch (error) {
-      this.#logger.warn(`re-listing ${kind} after list_changed failed`, { server: entry.spec.name, error: String(error) });
+      // Closing (or replacing) the connection ends the re-list: that is no failure worth a warning.
+      const ended = connection !== entry.connection || this.#closing !== undefined || entry.retired;
+      this.#logger[ended ? 'debug' : 'warn'](`re-listing ${kind} after list_changed failed`, { server: entry.spec.name, error: String(error) });
       return;
     }
     if (connection !== entry.connection || this.#closing !== undefined || entry.retired) return;
@@ -736,7 +740,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
       if (this.listenerCount('tool-call-end') > 0) this.emit('tool-call-end', { callId, name: tool.name, server, originalName: tool.originalName, durationMs, ...outcome });
     };
     const failure = (error: unknown): SwitchboardError => {
-      const described = describeCallFailure(error, tool);
+      const described = describeCallFailure(error, tool, options.timeoutMs);
       finish({ ok: false, isError: false, errorCode: described.code });
       return described;
     };

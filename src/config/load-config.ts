@@ -7,6 +7,7 @@
 import { access, readFile } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
 import { ConfigError, type ConfigIssue } from '../errors.js';
+import { checkLoadConfigOptions } from './check-load-options.js';
 import { askForInputs, type AskInput } from './config-inputs.js';
 import { normalizeConfig, type NormalizedConfig } from './normalize-config.js';
 
@@ -32,8 +33,13 @@ export interface LoadedConfig extends NormalizedConfig {
   source: string;
 }
 
-/** Reads, parses, expands and validates a config file. Throws {@link ConfigError} with every problem. */
+/**
+ * Reads, parses, expands and validates a config file. Throws {@link ConfigError} with every problem
+ * of the file, and `INVALID_ARGUMENT` for an option that is not one of {@link LoadConfigOptions}
+ * (e.g. `path` for `configPath`), which would otherwise be ignored.
+ */
 export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadedConfig> {
+  checkLoadConfigOptions(options);
   const cwd = options.cwd ?? process.cwd();
   const env = options.env ?? process.env;
   const source = await findConfigFile(options.configPath ?? env.SWITCHBOARD_CONFIG, cwd);

@@ -16,7 +16,7 @@ import type { AuthProvider, Client, ClientCapabilities, FetchLike, JSONRPCMessag
 import type { OAuthClientOptions } from '../auth/create-oauth-authorizer.js';
 import type { OAuthAuthorizer } from '../auth/oauth-authorizer.js';
 import type { HttpServerSpec, ServerSpec, StdioServerSpec } from '../config/server-spec.js';
-import { DEFAULT_HEALTH_CHECK_POLICY, DEFAULT_RESTART_POLICY, DEFAULT_STDIO_PROBE_TIMEOUT_MS, secretValuesOf } from '../config/server-spec.js';
+import { DEFAULT_HEALTH_CHECK_POLICY, DEFAULT_RESTART_POLICY, DEFAULT_STDIO_PROBE_TIMEOUT_MS } from '../config/server-spec.js';
 import { ErrorCode, SwitchboardError, isSwitchboardError } from '../errors.js';
 import { isDebugEnabled, noopLogger, type Logger } from '../logger.js';
 import { normalizeToolResult } from '../result/normalize-tool-result.js';
@@ -41,7 +41,7 @@ import {
   type ServerInfo,
   type ToolDefinition,
 } from './mcp-types.js';
-import { redactSecrets } from './redact.js';
+import { createMessageTrace } from './message-trace.js';
 import type { ServerState } from './server-state.js';
 import { sharedStartLimiter, type StartLimiter } from './start-limiter.js';
 import { startWithinDeadline, type StartTiming } from './start-within-deadline.js';
@@ -617,11 +617,7 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
   }
 
   #tap(): TransportTap {
-    const secrets = secretValuesOf(this.spec);
-    const trace = isDebugEnabled(this.#logger)
-      ? (direction: 'in' | 'out', message: JSONRPCMessage): void =>
-          this.#logger.debug(direction === 'in' ? '←' : '→', { message: redactSecrets(JSON.stringify(message), secrets) })
-      : undefined;
+    const trace = createMessageTrace(this.spec, this.#logger);
     return {
       intercept: (message) => this.#lean?.intercept(message) ?? false,
       ...(trace === undefined ? {} : { trace }),

@@ -9,6 +9,7 @@ import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type Transport } 
 import type { HttpServerSpec, ServerSpec, StdioServerSpec } from '../config/server-spec.js';
 import { unresolvedServerError } from '../config/unresolved-server-spec.js';
 import { createHttpTransport, createStdioTransport } from '../connection/create-transport.js';
+import { createMessageTrace } from '../connection/message-trace.js';
 import { MAX_LIST_PAGES } from '../connection/server-connection.js';
 import type { StdioProcessTransport } from '../connection/stdio-process-transport.js';
 import { noopLogger, type Logger } from '../logger.js';
@@ -178,7 +179,7 @@ interface Opened {
 async function openStdio(spec: StdioServerSpec, steps: DoctorStep[], logger: Logger, initializeParams: Record<string, unknown>): Promise<Opened | undefined> {
   const started = performance.now();
   const stdio = createStdioTransport(spec, logger);
-  const channel = new RawChannel(stdio);
+  const channel = new RawChannel(stdio, createMessageTrace(spec, logger));
   try {
     await stdio.start();
   } catch (error) {
@@ -208,9 +209,10 @@ async function openHttp(spec: HttpServerSpec, steps: DoctorStep[], logger: Logge
   const started = performance.now();
   const kinds: Array<'http' | 'sse'> = spec.transport === 'auto' ? ['http', 'sse'] : [spec.transport];
   const notes: string[] = [];
+  const trace = createMessageTrace(spec, logger);
   for (const kind of kinds) {
     const transport = await createHttpTransport(kind, spec, { logger });
-    const channel = new RawChannel(transport);
+    const channel = new RawChannel(transport, trace);
     try {
       await transport.start();
       const initializeSentAt = performance.now();

@@ -5,6 +5,7 @@
  */
 
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import type { MessageTrace } from '../connection/message-trace.js';
 
 /** A JSON-RPC error answered by the server. */
 export class RpcError extends Error {
@@ -38,13 +39,18 @@ export class ChannelClosedError extends Error {
 export class RawChannel {
   readonly transport: Transport;
   readonly #pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  readonly #trace: MessageTrace | undefined;
   #nextId = 0;
   #closed = false;
   readonly #closedWaiters = new Set<() => void>();
 
-  constructor(transport: Transport) {
+  constructor(transport: Transport, trace?: MessageTrace) {
     this.transport = transport;
-    transport.onmessage = (message) => this.#onMessage(message);
+    this.#trace = trace;
+    transport.onmessage = (message) => {
+      this.#trace?.('in', message);
+      this.#onMessage(message);
+    };
     transport.onclose = () => {
       this.#closed = true;
       for (const { reject } of this.#pending.values()) reject(new ChannelClosedError());
@@ -104,7 +110,7 @@ export class RawChannel {
       this.#pending.delete(id);
     });
     answered.catch(() => {});
-    const sent = this.transport.send({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) } as JSONRPCMessage);
+    const sent = this.#send({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) } as JSONRPCMessage);
     sent.catch((error: unknown) => {
       const pending = this.#pending.get(id);
       this.#pending.delete(id);
@@ -115,7 +121,12 @@ export class RawChannel {
 
   /** Sends a notification. */
   notify(method: string, params?: Record<string, unknown>): Promise<void> {
-    return this.transport.send({ jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) } as JSONRPCMessage);
+    return this.#send({ jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) } as JSONRPCMessage);
+  }
+
+  #send(message: JSONRPCMessage): Promise<void> {
+    this.#trace?.('out', message);
+    return this.transport.send(message);
   }
 
   #onMessage(message: JSONRPCMessage): void {
@@ -126,7 +137,7 @@ export class RawChannel {
         record.method === 'ping'
           ? { jsonrpc: '2.0', id: record.id, result: {} }
           : { jsonrpc: '2.0', id: record.id, error: { code: -32601, message: 'not supported by switchboard doctor' } };
-      this.transport.send(reply as JSONRPCMessage).catch(() => {});
+      this.#send(reply as JSONRPCMessage).catch(() => {});
       return;
     }
     if (typeof record.id !== 'number') return;

@@ -75,7 +75,9 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     if (!isWildcard(host) && !isLoopback(host)) allowedHosts.push(hostnameOf(host));
     gateway = await Gateway.create({ ...options, registry, allowedHosts, logger });
     const app = createGatewayApp(gateway);
-    const server = createAdaptorServer({ fetch: app.fetch, serverOptions: limits.serverOptions });
+    // HTTP/1.0 probes (HAProxy's default health check) send no Host; without a default hostname the
+    // adapter answers them 400 before the app runs. The Host check still refuses them off the probes.
+    const server = createAdaptorServer({ fetch: app.fetch, serverOptions: limits.serverOptions, hostname: urlHost(isWildcard(host) ? '127.0.0.1' : host) });
     if (!(server instanceof HttpServer)) throw new SwitchboardError(ErrorCode.Internal, 'the HTTP server is not an HTTP/1 server');
     server.maxConnections = limits.maxConnections;
     const address = await listen(server, host, port);

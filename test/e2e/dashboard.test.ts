@@ -113,6 +113,9 @@ describe.skipIf(skip)(`dashboard in Chromium${skip ? ` (skipped: ${missing})` : 
   test('a tool that returns an image shows it, with the call’s duration', async () => {
     await nav('Tools').click();
     await page.getByLabel('Search tools').fill('image');
+    // The server's name is shown beside each tool; the description does not repeat it as `[demo]`.
+    const description = await page.locator('.tools .tool-description').first().textContent();
+    expect(description).not.toContain('[demo]');
     await page.getByRole('link', { name: /^image\b/ }).click();
     await page.getByRole('button', { name: 'Run image' }).click();
     const image = page.locator('.result img');
@@ -217,7 +220,7 @@ describe.skipIf(skip)(`dashboard in Chromium${skip ? ` (skipped: ${missing})` : 
     await card.getByText('ready', { exact: true }).waitFor();
     await shot('servers-added');
 
-    await card.getByRole('link', { name: /tools of extra$/ }).click();
+    await card.getByRole('link', { name: /tools? of extra$/ }).click();
     await page.getByRole('link', { name: /^alpha_tool\b/ }).waitFor();
     expect(await page.getByLabel('Server', { exact: true }).inputValue()).toBe('extra');
     await shot('tools-of-added-server');
@@ -306,7 +309,7 @@ describe.skipIf(skip)(`dashboard in Chromium${skip ? ` (skipped: ${missing})` : 
     const card = page.locator('article[data-server="notes"]');
     await card.getByText('ready', { exact: true }).waitFor();
 
-    await card.getByRole('link', { name: /tools of notes$/ }).click();
+    await card.getByRole('link', { name: /tools? of notes$/ }).click();
     await page.getByRole('link', { name: /^notes_tool\b/ }).waitFor();
     await page.getByRole('link', { name: /^notes_tool\b/ }).click();
     await page.getByRole('button', { name: 'Run notes_tool' }).click();

@@ -10,6 +10,7 @@ import type { Logger } from '../../logger.js';
 import type { ContentItem, ToolResult } from '../../result/tool-result.js';
 import { CliExit, ExitCode, usageError } from '../cli-error.js';
 import { connectForCli } from '../connect-config.js';
+import { withTimeoutFlagHint } from '../timeout-flag-hint.js';
 import { style, writeDiagnostic, writeJson, writeResult } from '../output.js';
 
 /** Options of {@link call}. */
@@ -43,8 +44,9 @@ export async function call(options: CallCommandOptions): Promise<void> {
         onProgress: (progress) =>
           options.logger.info(`progress ${progress.progress}${progress.total === undefined ? '' : `/${progress.total}`}${progress.message === undefined ? '' : ` ${progress.message}`}`),
       });
-    } catch (error) {
+    } catch (caught) {
       if (options.signal?.aborted === true) throw new CliExit(ExitCode.Interrupted, 'interrupted; the call was cancelled');
+      const error = withTimeoutFlagHint(caught, options.timeout);
       if (isSwitchboardError(error) && options.json === true) {
         writeJson({ error: error.toJSON() });
         throw new CliExit(ExitCode.Failed);

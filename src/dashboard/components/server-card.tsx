@@ -5,7 +5,7 @@
 
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ServerView } from '../api/api-types.js';
-import { formatDuration, formatPercent, formatUptime } from '../model/format.js';
+import { formatCount, formatDuration, formatPercent, formatUptime } from '../model/format.js';
 import { hrefOf } from '../state/use-route.js';
 import { Sparkline } from './sparkline.js';
 import { StateBadge } from './state-badge.js';
@@ -52,7 +52,7 @@ export function ServerCard({ server, now, busy, onEdit, onToggle, onRemove, onLo
         <div><dt>Protocol</dt><dd>{server.protocolVersion ?? '–'}</dd></div>
         <div><dt>Uptime</dt><dd>{ready && server.readyAt !== undefined ? formatUptime(server.readyAt, now) : '–'}</dd></div>
         <div><dt>Restarts</dt><dd>{server.restarts}</dd></div>
-        <div><dt>Tools</dt><dd><a href={hrefOf('tools', { server: server.name })} aria-label={`${server.toolCount} tools of ${server.name}`}>{server.toolCount}</a></dd></div>
+        <div><dt>Tools</dt><dd><a href={hrefOf('tools', { server: server.name })} aria-label={`${formatCount(server.toolCount, 'tool')} of ${server.name}`}>{server.toolCount}</a></dd></div>
         <div><dt>Calls</dt><dd>{server.stats.calls}</dd></div>
         <div><dt>p50</dt><dd>{server.stats.calls === 0 ? '–' : formatDuration(server.stats.latency.p50)}</dd></div>
         <div><dt>p95</dt><dd>{server.stats.calls === 0 ? '–' : formatDuration(server.stats.latency.p95)}</dd></div>

@@ -5,6 +5,7 @@
  */
 
 import { barRects, maxOf, niceMax, seriesOf, type TimelineBucket } from '../model/chart-paths.js';
+import { formatCount } from '../model/format.js';
 
 const BOX = { width: 240, height: 36 };
 /** Buckets shown: the last 5 minutes (the timeline keeps 10; the Metrics page shows them all). */
@@ -17,7 +18,7 @@ export function Sparkline({ timeline, now, label }: { timeline: readonly Timelin
   const totalCalls = calls.values.reduce<number>((sum, value) => sum + (value ?? 0), 0);
   const totalErrors = errors.values.reduce<number>((sum, value) => sum + (value ?? 0), 0);
   const minutes = Math.round((BUCKETS * calls.bucketMs) / 60_000);
-  const description = `${label}: ${totalCalls} call${totalCalls === 1 ? '' : 's'}, ${totalErrors} failed, in the last ${minutes} minutes`;
+  const description = `${label}: ${formatCount(totalCalls, 'call')}, ${totalErrors} failed, in the last ${minutes} minutes`;
   return (
     <figure class="sparkline">
       <svg viewBox={`0 0 ${BOX.width} ${BOX.height}`} width={BOX.width} height={BOX.height} role="img" aria-label={description}>
@@ -30,7 +31,7 @@ export function Sparkline({ timeline, now, label }: { timeline: readonly Timelin
         ))}
       </svg>
       <figcaption class="muted small">
-        last {minutes} min: {totalCalls} calls{totalErrors > 0 ? <span class="text-bad">, {totalErrors} failed</span> : null}
+        last {minutes} min: {formatCount(totalCalls, 'call')}{totalErrors > 0 ? <span class="text-bad">, {totalErrors} failed</span> : null}
       </figcaption>
     </figure>
   );

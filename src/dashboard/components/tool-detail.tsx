@@ -6,6 +6,7 @@
 import { useMemo } from 'preact/hooks';
 import type { ToolView } from '../api/api-types.js';
 import { formFromSchema } from '../model/schema-form.js';
+import { descriptionBesideServer } from '../model/tool-description.js';
 import { SchemaTable } from './schema-table.js';
 import { TryForm } from './try-form.js';
 
@@ -19,6 +20,8 @@ const HINTS: Array<[string, string]> = [
 export function ToolDetail({ tool }: { tool: ToolView }) {
   const model = useMemo(() => formFromSchema(tool.inputSchema), [tool.inputSchema]);
   const hints = HINTS.filter(([key]) => tool.annotations?.[key] === true).map(([, word]) => word);
+  // The server's tag is shown above: the catalog's `[server]` prefix would repeat it.
+  const description = descriptionBesideServer(tool.description, tool.server);
   return (
     <article class="tool-detail card" aria-labelledby="tool-title">
       <h2 id="tool-title">
@@ -34,7 +37,7 @@ export function ToolDetail({ tool }: { tool: ToolView }) {
         ))}
       </p>
       {tool.title === undefined ? null : <p><strong>{tool.title}</strong></p>}
-      {tool.description === undefined ? null : <p class="description">{tool.description}</p>}
+      {description === undefined ? null : <p class="description">{description}</p>}
       <h3>Input</h3>
       <SchemaTable model={model} schema={tool.inputSchema} caption={`Arguments of ${tool.name}`} />
       {tool.outputSchema === undefined ? null : (

@@ -39,3 +39,8 @@ export function formatClock(time: number): string {
   const pad = (value: number): string => String(value).padStart(2, '0');
   return `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
 }
+
+/** A count and its noun, singular for one: `1 call`, `0 calls`, `3 entries` (with `plural`). */
+export function formatCount(count: number, singular: string, plural = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : plural}`;
+}

@@ -9,6 +9,8 @@ import { useMemo } from 'preact/hooks';
 import { Problem, StaleNotice } from '../components/problem.js';
 import { Pager } from '../components/pager.js';
 import { ToolDetail } from '../components/tool-detail.js';
+import { ToolLink } from '../components/tool-link.js';
+import { formatCount } from '../model/format.js';
 import { pageOf, TOOLS_PAGE_SIZE } from '../model/page-of.js';
 import { useSession } from '../state/session.js';
 import { useLoader } from '../state/use-loader.js';
@@ -64,18 +66,14 @@ export function ToolsPage({ params }: { params: URLSearchParams }) {
             ? tools.loading
               ? 'Loading tools…'
               : ''
-            : `${shown.length} of ${all.length} tools${current.pages > 1 ? `, showing ${current.start}–${current.end}` : ''}`}
+            : `${shown.length} of ${formatCount(all.length, 'tool')}${current.pages > 1 ? `, showing ${current.start}–${current.end}` : ''}`}
         </p>
         <Problem error={tools.data === undefined ? tools.error : undefined} />
         <StaleNotice error={tools.error} shown={tools.data !== undefined} />
         <ul class="tools">
           {current.items.map((tool) => (
             <li key={tool.name}>
-              <a href={hrefOf('tools', { q: query, server, page, tool: tool.name })} aria-current={tool.name === selected ? 'true' : undefined}>
-                <span class="tool-name">{tool.name}</span>
-                <span class="muted small">{tool.server}</span>
-                {tool.description === undefined ? null : <span class="tool-description small">{tool.description}</span>}
-              </a>
+              <ToolLink tool={tool} href={hrefOf('tools', { q: query, server, page, tool: tool.name })} current={tool.name === selected} />
             </li>
           ))}
         </ul>
