@@ -114,6 +114,8 @@ interface EntryContext {
   env: Readonly<Record<string, string | undefined>>;
   errors: ConfigIssue[];
   warnings: ConfigIssue[];
+  /** Expand `${VAR}` from `env`. False for text that is final (a rendered template instance). @default true */
+  expand?: boolean;
 }
 
 /** Normalizes one server entry; pushes issues into the context and returns undefined when it is invalid. */
@@ -130,7 +132,7 @@ export function normalizeServerEntry(name: string, rawEntry: unknown, context: E
       warnings.push({ path: `${path}.${key}`, message: 'unknown key, ignored', ...(hint === undefined ? {} : { hint }) });
     }
   }
-  const expanded = expandTree(rawEntry, path, context);
+  const expanded = context.expand === false ? rawEntry : expandTree(rawEntry, path, context);
   // An unset variable makes the rest meaningless (an empty URL is "invalid"); report only the cause.
   if (errors.length > errorCountBefore) return undefined;
   const parsed = isPlainServerEntry(expanded) ? ({ success: true, data: expanded as ServerEntry } as const) : configSchemas().serverEntrySchema.safeParse(expanded);

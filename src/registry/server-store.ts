@@ -17,7 +17,8 @@ import { isUniqueViolation } from './open-database.js';
 import { newId } from './new-id.js';
 import { RECORD_NAME, checkName, parseStoredJson, requireUser, timestamp, type RegistryContext } from './registry-context.js';
 import type { RegisteredServer, RegisteredServerKind, RegistryUser, UserRef } from './registry-types.js';
-import { checkParameters, isTemplateInstance, renderTemplate, secretParameterNames, templateInstanceSchema } from './server-template.js';
+import { renderTemplate } from './render-template.js';
+import { checkParameters, isTemplateInstance, secretParameterNames, templateInstanceSchema, type TemplateInstance } from './server-template.js';
 import type { LoadedTemplate, TemplateStore } from './template-store.js';
 import { checkHostEnv, checkRemoteUrl, effectivePolicy, policyViolationError, type PolicyViolation, type TenantPolicy } from './tenant-policy.js';
 
@@ -248,22 +249,20 @@ export class ServerStore {
 
   #specOf(row: ServerRow, templates: Map<string, LoadedTemplate>, policy: TenantPolicy | undefined): ServerSpec {
     const full = this.#fullEntry(row);
-    let entry: Record<string, unknown> = full;
-    let env: Readonly<Record<string, string | undefined>> = policy === undefined || policy.allowHostEnv ? this.#context.env : {};
     if (row.template_id !== null) {
       const template = templates.get(row.template_id);
       if (template === undefined) throw new SwitchboardError(ErrorCode.NotFound, 'its template no longer exists');
       const instance = templateInstanceSchema.parse(full);
       const { values, violations } = checkParameters(template.definition, instance.parameters, template.name);
       if (violations.length > 0) throw policyViolationError(violations, `server "${row.name}"`);
-      entry = { ...renderTemplate(template.definition, values, template.env), ...pick(instance, ['timeout', 'callTimeout', 'prefix', 'include', 'exclude', 'description']) };
-      // The template is the admin's: its own `${VAR}` may expand; tenant values were escaped when rendered.
-      env = this.#context.env;
-    } else if (policy !== undefined) {
+      // Rendered text is final: the admin's `${VAR}` were expanded, the tenant's values never are.
+      return { ...this.#normalize(row.name, this.#renderInstance(row.name, template, values, instance, ['description']), {}, false), enabled: true };
+    }
+    if (policy !== undefined) {
       const violations = staticViolations(full, policy, row.name);
       if (violations.length > 0) throw policyViolationError(violations, `server "${row.name}"`);
     }
-    const spec = this.#normalize(row.name, entry, env);
+    const spec = this.#normalize(row.name, full, policy === undefined || policy.allowHostEnv ? this.#context.env : {});
     if (policy !== undefined && row.template_id === null && spec.type === 'stdio' && !policy.allowStdio) {
       throw policyViolationError([stdioViolation()], `server "${row.name}"`);
     }
@@ -296,7 +295,7 @@ export class ServerStore {
       if (violations.length > 0) {
         throw isTenant ? policyViolationError(violations, subject) : new SwitchboardError(ErrorCode.InvalidArgument, `${subject}: ${violations.map((violation) => violation.message).join('; ')}`);
       }
-      this.#normalize(name, { ...renderTemplate(template.definition, values, template.env), ...pick(parsed.data, ['timeout', 'callTimeout', 'prefix', 'include', 'exclude']) }, this.#context.env);
+      this.#normalize(name, this.#renderInstance(name, template, values, parsed.data), {}, false);
       return { kind: 'template', template, entry: { ...parsed.data }, enabled, policy };
     }
 
@@ -334,10 +333,18 @@ export class ServerStore {
     }
   }
 
-  #normalize(name: string, entry: Record<string, unknown>, env: Readonly<Record<string, string | undefined>>): ServerSpec {
+  /** The entry of a template instance, final text (see `registry/render-template`); throws CONFIG_INVALID for an unset admin `${VAR}`. */
+  #renderInstance(name: string, template: LoadedTemplate, values: Record<string, string>, instance: TemplateInstance, extra: ReadonlyArray<keyof TemplateInstance> = []): Record<string, unknown> {
+    const overrides = pick(instance, ['timeout', 'callTimeout', 'prefix', 'include', 'exclude', ...extra]);
+    const { entry, issues } = renderTemplate({ template: template.definition, values, templateEnv: template.env, hostEnv: this.#context.env, overrides, path: `servers.${name}` });
+    if (issues.length > 0) throw new ConfigError(issues, [], `server "${name}"`);
+    return entry;
+  }
+
+  #normalize(name: string, entry: Record<string, unknown>, env: Readonly<Record<string, string | undefined>>, expand = true): ServerSpec {
     const errors: ConfigIssue[] = [];
     const warnings: ConfigIssue[] = [];
-    const spec = normalizeServerEntry(name, entry, { path: `servers.${name}`, baseDir: this.#context.baseDir, env, errors, warnings });
+    const spec = normalizeServerEntry(name, entry, { path: `servers.${name}`, baseDir: this.#context.baseDir, env, errors, warnings, expand });
     // A config file may carry unknown keys (warned about); a registry entry is stored, so it may not.
     const unknownKeys = warnings.filter((warning) => warning.message === 'unknown key, ignored').map((warning) => ({ ...warning, message: 'unknown key' }));
     if (spec === undefined || errors.length > 0 || unknownKeys.length > 0) throw new ConfigError([...errors, ...unknownKeys], warnings, `server "${name}"`);
