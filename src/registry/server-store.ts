@@ -37,6 +37,8 @@ export interface UserServerConfig {
   config: SwitchboardConfig;
   /** Servers a tenant registered: their HTTP connections go through the address-pinning fetch. */
   tenantServers: ReadonlySet<string>;
+  /** The tenant's servers that instantiate a template (its command line and env are the admin's). */
+  templateServers?: ReadonlySet<string>;
   /** The tenant policy of this user; undefined for an admin. */
   policy: TenantPolicy | undefined;
   /** Entries skipped (invalid, or no longer allowed), one line each. */
@@ -223,6 +225,7 @@ export class ServerStore {
     const templates = rows.some((row) => row.template_id !== null) ? await this.#templates.loadAll() : new Map<string, LoadedTemplate>();
     const specs: ServerSpec[] = [];
     const tenantServers = new Set<string>();
+    const templateServers = new Set<string>();
     const warnings: string[] = [];
     const names = new Set<string>();
     // The user's own servers first: a shared server with the same name is shadowed, not duplicated.
@@ -238,13 +241,14 @@ export class ServerStore {
         specs.push(spec);
         names.add(row.name);
         if (isTenant) tenantServers.add(row.name);
+        if (row.template_id !== null) templateServers.add(row.name);
       } catch (error) {
         const message = error instanceof Error ? error.message.split('\n').join(' ') : String(error);
         warnings.push(`server "${row.name}" skipped: ${message}`);
         this.#context.logger.warn('registry entry skipped', { user: user.name, server: row.name, error: message });
       }
     }
-    return { user, config: { servers: specs, naming: 'on-conflict', onServerError: 'skip' }, tenantServers, policy, warnings };
+    return { user, config: { servers: specs, naming: 'on-conflict', onServerError: 'skip' }, tenantServers, templateServers, policy, warnings };
   }
 
   #specOf(row: ServerRow, templates: Map<string, LoadedTemplate>, policy: TenantPolicy | undefined): ServerSpec {
