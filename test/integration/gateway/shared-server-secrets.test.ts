@@ -22,7 +22,8 @@ const API_KEY = 'key-shared-41b7c9';
 const ADMIN_TOKEN = 'admintoken-shared-93ce02';
 const TEMPLATE_TOKEN = 'tpltoken-hidden-7a5148';
 const TEMPLATE_ENV = 'tplenv-hidden-2b90d3';
-const SECRETS = [PASSWORD, API_KEY, ADMIN_TOKEN, TEMPLATE_TOKEN, TEMPLATE_ENV];
+const REGISTRY_TOKEN = 'regtoken-shared-55e0aa';
+const SECRETS = [PASSWORD, API_KEY, ADMIN_TOKEN, TEMPLATE_TOKEN, TEMPLATE_ENV, REGISTRY_TOKEN];
 const WAIT_MS = 15_000;
 
 const logLines: string[] = [];
@@ -53,6 +54,8 @@ beforeAll(async () => {
     env: { HIDDEN_ENV: TEMPLATE_ENV },
     parameters: [{ name: 'label', type: 'string', pattern: '[a-z]{1,10}' }],
   });
+  // A shared server of the registry (no owner), not of the config file.
+  await gateway.registry.servers.add(null, 'reg_shared', { command: process.execPath, args: [ECHO_ARGS_SERVER, `--token=${REGISTRY_TOKEN}`] });
   tenant = await gateway.addUser('tenant');
 }, 30_000);
 
@@ -80,18 +83,19 @@ describe('a tenant reads nothing secret of servers they do not own', () => {
       await gateway.running.gateway.pool.withClient(tenant.user, async (client) => {
         await client.retryServer('shared_cmd');
         await client.retryServer('shared_url');
+        await client.retryServer('reg_shared');
       });
       const added = await gateway.api('/api/servers', { token: tenant.token, body: { name: 'mine', entry: { template: 'hidden', parameters: { label: 'abc' } } } });
       seen.push(await added.text());
       expect(added.status).toBe(201);
-      await waitFor(() => ['shared_cmd', 'shared_url', 'mine'].every((name) => events.seen.some((item) => item.event === 'server-state-change' && item.data.server === name && item.data.to === 'failed')), WAIT_MS, 'the three failures on /api/events');
+      await waitFor(() => ['shared_cmd', 'shared_url', 'reg_shared', 'mine'].every((name) => events.seen.some((item) => item.event === 'server-state-change' && item.data.server === name && item.data.to === 'failed')), WAIT_MS, 'the four failures on /api/events');
 
       const listed = await gateway.api('/api/servers', { token: tenant.token });
       const listedText = await listed.text();
       seen.push(listedText);
       const servers = (JSON.parse(listedText) as { servers: Array<{ name: string; state: string; error?: { code: string; message: string; hint?: string; stderr?: string } }> }).servers;
       const byName = new Map(servers.map((server) => [server.name, server]));
-      for (const name of ['shared_cmd', 'shared_url', 'mine']) {
+      for (const name of ['shared_cmd', 'shared_url', 'reg_shared', 'mine']) {
         const error = byName.get(name)?.error;
         expect(byName.get(name)?.state, name).toBe('failed');
         // The tenant still learns that and roughly why it failed, and whom to ask.
@@ -119,7 +123,6 @@ describe('a tenant reads nothing secret of servers they do not own', () => {
     }
     seen.push(...events.seen.map((item) => item.raw));
     expect(events.seen.some((item) => item.event === 'server-log')).toBe(false);
-    if (process.env.SB_DEBUG_SEEN !== undefined) console.log(seen.join('\n'));
     expectNoSecret(seen, 'what the tenant read');
   });
 
