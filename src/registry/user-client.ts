@@ -186,6 +186,11 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
     return this.#current.client.retryServer(name);
   }
 
+  /** `error` as this user may see it: errors of servers they do not own redacted (for requests made on {@link connection}). */
+  disclose(error: unknown): unknown {
+    return this.#current.disclosure.error(error);
+  }
+
   /** The live connection of one server of the current client (for requests this class does not wrap). */
   connection(server: string): ServerConnection | undefined {
     return this.#current.client.connection(server);
