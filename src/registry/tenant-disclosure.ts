@@ -20,6 +20,8 @@ export const ADMIN_DETAIL_HINT = 'an administrator runs this server and can see 
 const SAFE_DETAILS = new Set(['reason', 'exitCode', 'signal', 'status', 'retryable', 'transport', 'timeoutMs', 'tool', 'rpcCode']);
 /** Shorter parts are not scrubbed out of messages: they would garble words and carry little. */
 const MIN_SCRUBBED_LENGTH = 4;
+/** An argument that is a plain word or option (`serve`, `--stdio`): no secret, and often a tool's name too. */
+const PLAIN_WORD = /^-{0,2}[A-Za-z]+(?:-[A-Za-z]+)*$/;
 
 /** How errors and logs of one user's servers are shown to that user. */
 export class TenantDisclosure {
@@ -87,7 +89,9 @@ function withoutStderr(message: string): string {
 function hiddenTextsOf(spec: ServerSpec): string[] {
   const texts = [...secretValuesOf(spec)];
   if (spec.type === 'stdio') {
-    texts.push([spec.command, ...spec.args].join(' '), ...spec.args);
+    const args = spec.args.filter((arg) => !PLAIN_WORD.test(arg));
+    // `--token=VALUE`: the value on its own too.
+    texts.push([spec.command, ...spec.args].join(' '), ...args, ...args.flatMap((arg) => (arg.includes('=') ? [arg.slice(arg.indexOf('=') + 1)] : [])));
     if (spec.cwd !== undefined) texts.push(spec.cwd);
   } else {
     texts.push(spec.url);
