@@ -48,13 +48,15 @@ export class TenantDisclosure {
     return server !== undefined && this.#hidden.has(server);
   }
 
-  /** `error` as the user may see it (itself when nothing is hidden). */
-  error<T>(error: T): T | SwitchboardError {
-    if (!isSwitchboardError(error) || !this.hides(error.server)) return error;
-    const scrub = this.#scrubber(error.server);
+  /** `error` as the user may see it (itself when nothing is hidden); `about` when it concerns a server it does not name. */
+  error<T>(error: T, about?: string): T | SwitchboardError {
+    if (!isSwitchboardError(error)) return error;
+    const server = about ?? error.server;
+    if (!this.hides(server)) return error;
+    const scrub = this.#scrubber(server);
     const hint = error.hint === undefined || scrub(error.hint) !== error.hint ? ADMIN_DETAIL_HINT : error.hint;
     const details = Object.fromEntries(Object.entries(error.details).filter(([key]) => SAFE_DETAILS.has(key)));
-    return new SwitchboardError(error.code, scrub(withoutStderr(error.message)), { ...(error.server === undefined ? {} : { server: error.server }), hint, details });
+    return new SwitchboardError(error.code, scrub(withoutStderr(error.message)), { ...(server === undefined ? {} : { server }), hint, details });
   }
 
   /** Statuses with the errors of hidden servers redacted and their stderr left out. */

@@ -105,6 +105,12 @@ describe('a tenant reads nothing secret of servers they do not own', () => {
       }
       expect(byName.get('shared_cmd')?.error?.message).toMatch(/exited with code 1/);
 
+      // A login to the shared URL server fails (nothing listens): the answer names no credential of it.
+      const login = await gateway.api('/api/servers/shared_url/login', { token: tenant.token, method: 'POST' });
+      const loginText = await login.text();
+      expect(login.status, loginText).toBeGreaterThanOrEqual(400);
+      seen.push(loginText);
+
       const client = await connectV2(gateway.mcpUrl, tenant.token, 'legacy');
       try {
         seen.push(JSON.stringify(await client.listTools()));
