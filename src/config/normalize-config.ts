@@ -138,6 +138,8 @@ export interface EntryContext {
   onUnresolved?: 'fail-server' | 'fail-config';
   /** `cwd` of a process server without one. */
   defaultCwd?: string;
+  /** Expand `${VAR}` from `env`. False for text that is final (a rendered template instance). @default true */
+  expand?: boolean;
 }
 
 /** Normalizes one server entry; pushes issues into the context and returns undefined when it is invalid. */
@@ -160,7 +162,8 @@ export function normalizeServerEntry(name: string, rawEntry: unknown, context: E
     }
   }
   const unresolved: ConfigIssue[] = [];
-  const expanded = expandEntry(rawEntry, path, context.expansion ?? { env: context.env }, unresolved);
+  // A rendered template instance is final text: expanding it again would run on tenant values.
+  const expanded = context.expand === false ? rawEntry : expandEntry(rawEntry, path, context.expansion ?? { env: context.env }, unresolved);
   // An unset variable makes the rest meaningless (an empty URL is "invalid"); report only the cause.
   if (unresolved.length > 0) {
     if (context.onUnresolved === 'fail-server') return unresolvedServerSpec(name, rawEntry, unresolved);

@@ -148,7 +148,7 @@ export function createAggregatedServer(options: AggregatedServerOptions): Server
     try {
       await host.subscribe(upstream, ctx.mcpReq.signal);
     } catch (error) {
-      throw toProtocolError(error);
+      throw toProtocolError(host.client().disclose(error));
     }
     session?.subscriptions.set(uri, upstream);
     return {};
@@ -182,7 +182,7 @@ export function createAggregatedServer(options: AggregatedServerOptions): Server
     try {
       result = await connection.request('completion/complete', { ...request.params, ref: target.ref }, { signal: ctx.mcpReq.signal });
     } catch (error) {
-      throw toProtocolError(error);
+      throw toProtocolError(client.disclose(error));
     }
     if (!isRecord(result) || !isRecord(result.completion) || !Array.isArray(result.completion.values)) {
       throw new ProtocolError(ProtocolErrorCode.InternalError, `server "${target.server}" answered completion/complete without completion values`);

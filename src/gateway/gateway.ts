@@ -8,6 +8,7 @@
 
 import type { NamingStrategy, ServerSpec } from '../config/server-spec.js';
 import { ErrorCode, SwitchboardError } from '../errors.js';
+import { redactingLogger } from '../util/redacting-logger.js';
 import { noopLogger, type Logger } from '../logger.js';
 import { ClientPool, type ClientLease, type ClientPoolOptions } from '../registry/client-pool.js';
 import { OAuthLogins } from './oauth-logins.js';
@@ -110,7 +111,8 @@ export class Gateway {
 
   /** Builds the gateway over an open registry. Nothing listens yet. */
   static async create(options: GatewayOptions): Promise<Gateway> {
-    const logger = options.logger ?? noopLogger;
+    // No log line of the gateway carries a server URL's credentials, whoever logs it.
+    const logger = redactingLogger(options.logger ?? noopLogger);
     const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     if (!(maxBodyBytes > 0)) throw new SwitchboardError(ErrorCode.InvalidArgument, `maxBodyBytes must be positive, got ${String(options.maxBodyBytes)}`);
     const { sessionSlots, eventStreams } = slotsOf(options);

@@ -7,6 +7,7 @@
 
 import type { Logger as PinoLogger } from 'pino';
 import type { LogFields, Logger } from '../logger.js';
+import { redactingLogger } from '../util/redacting-logger.js';
 
 /** Log levels of {@link createJsonLogger}. */
 export type JsonLogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -27,7 +28,8 @@ export interface JsonLogger {
 
 /**
  * A pino JSON logger. Field names that may carry secrets (`authorization`, `token`, `apiKey`,
- * `headers`, `env`) are redacted wherever they appear at the top level or one level down.
+ * `headers`, `env`) are redacted wherever they appear at the top level or one level down, and URL
+ * credentials (userinfo, credential-looking query values) in any string of a line.
  *
  * @example
  * ```ts
@@ -48,7 +50,8 @@ export async function createJsonLogger(options: JsonLoggerOptions = {}): Promise
     destination,
   );
   return {
-    logger: fromPino(instance),
+    // URL credentials are redacted in every line, whoever logs (pino's redact only knows field names).
+    logger: redactingLogger(fromPino(instance)),
     flush: () => {
       try {
         destination.flushSync();

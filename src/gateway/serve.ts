@@ -18,6 +18,7 @@ import { Server as HttpServer, type IncomingMessage, type ServerResponse } from 
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { ErrorCode, SwitchboardError } from '../errors.js';
+import { redactingLogger } from '../util/redacting-logger.js';
 import { noopLogger } from '../logger.js';
 import { ServerRegistry } from '../registry/server-registry.js';
 import { createGatewayApp } from './app.js';
@@ -60,7 +61,7 @@ export interface RunningGateway {
 
 /** Starts the gateway and resolves once it listens. */
 export async function startGateway(options: StartGatewayOptions = {}): Promise<RunningGateway> {
-  const logger = options.logger ?? noopLogger;
+  const logger = redactingLogger(options.logger ?? noopLogger);
   const host = options.host ?? DEFAULT_HOST;
   const port = options.port ?? DEFAULT_PORT;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new SwitchboardError(ErrorCode.InvalidArgument, `the port must be a whole number from 0 to 65535, got ${String(options.port)}`);

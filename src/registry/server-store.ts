@@ -18,7 +18,8 @@ import { isUniqueViolation } from './open-database.js';
 import { newId } from './new-id.js';
 import { RECORD_NAME, checkName, parseStoredJson, requireUser, timestamp, type RegistryContext } from './registry-context.js';
 import type { RegisteredServer, RegisteredServerKind, RegistryUser, UserRef } from './registry-types.js';
-import { checkParameters, isTemplateInstance, renderTemplate, secretParameterNames, templateInstanceSchema } from './server-template.js';
+import { renderTemplate } from './render-template.js';
+import { checkParameters, isTemplateInstance, secretParameterNames, templateInstanceSchema, type TemplateInstance } from './server-template.js';
 import type { LoadedTemplate, TemplateStore } from './template-store.js';
 import { checkHostEnv, checkRemoteUrl, effectivePolicy, policyViolationError, type PolicyViolation, type TenantPolicy } from './tenant-policy.js';
 
@@ -37,6 +38,8 @@ export interface UserServerConfig {
   config: SwitchboardConfig;
   /** Servers a tenant registered: their HTTP connections go through the address-pinning fetch. */
   tenantServers: ReadonlySet<string>;
+  /** The tenant's servers that instantiate a template (its command line and env are the admin's). */
+  templateServers?: ReadonlySet<string>;
   /** The tenant policy of this user; undefined for an admin. */
   policy: TenantPolicy | undefined;
   /** Entries skipped (invalid, or no longer allowed), one line each. */
@@ -225,6 +228,7 @@ export class ServerStore {
     const templates = rows.some((row) => row.template_id !== null) ? await this.#templates.loadAll() : new Map<string, LoadedTemplate>();
     const specs: ServerSpec[] = [];
     const tenantServers = new Set<string>();
+    const templateServers = new Set<string>();
     const warnings: string[] = [];
     const names = new Set<string>();
     // The user's own servers first: a shared server with the same name is shadowed, not duplicated.
@@ -240,33 +244,32 @@ export class ServerStore {
         specs.push(spec);
         names.add(row.name);
         if (isTenant) tenantServers.add(row.name);
+        if (row.template_id !== null) templateServers.add(row.name);
       } catch (error) {
         const message = error instanceof Error ? error.message.split('\n').join(' ') : String(error);
         warnings.push(`server "${row.name}" skipped: ${message}`);
         this.#context.logger.warn('registry entry skipped', { user: user.name, server: row.name, error: message });
       }
     }
-    return { user, config: { servers: specs, naming: 'on-conflict', onServerError: 'skip' }, tenantServers, policy, warnings };
+    return { user, config: { servers: specs, naming: 'on-conflict', onServerError: 'skip' }, tenantServers, templateServers, policy, warnings };
   }
 
   #specOf(row: ServerRow, templates: Map<string, LoadedTemplate>, policy: TenantPolicy | undefined): ServerSpec {
     const full = this.#fullEntry(row);
-    let entry: Record<string, unknown> = full;
-    let env: Readonly<Record<string, string | undefined>> = policy === undefined || policy.allowHostEnv ? this.#context.env : {};
     if (row.template_id !== null) {
       const template = templates.get(row.template_id);
       if (template === undefined) throw new SwitchboardError(ErrorCode.NotFound, 'its template no longer exists');
       const instance = templateInstanceSchema.parse(full);
       const { values, violations } = checkParameters(template.definition, instance.parameters, template.name);
       if (violations.length > 0) throw policyViolationError(violations, `server "${row.name}"`);
-      entry = { ...renderTemplate(template.definition, values, template.env), ...pick(instance, ['timeout', 'callTimeout', 'prefix', 'include', 'exclude', 'description']) };
-      // The template is the admin's: its own `${VAR}` may expand; tenant values were escaped when rendered.
-      env = this.#context.env;
-    } else if (policy !== undefined) {
+      // Rendered text is final: the admin's `${VAR}` were expanded, the tenant's values never are.
+      return { ...this.#normalize(row.name, this.#renderInstance(row.name, template, values, instance, ['description']), {}, false), enabled: true };
+    }
+    if (policy !== undefined) {
       const violations = staticViolations(full, policy, row.name);
       if (violations.length > 0) throw policyViolationError(violations, `server "${row.name}"`);
     }
-    const spec = this.#normalize(row.name, entry, env);
+    const spec = this.#normalize(row.name, full, policy === undefined || policy.allowHostEnv ? this.#context.env : {});
     if (policy !== undefined && row.template_id === null && spec.type === 'stdio' && !policy.allowStdio) {
       throw policyViolationError([stdioViolation()], `server "${row.name}"`);
     }
@@ -299,7 +302,7 @@ export class ServerStore {
       if (violations.length > 0) {
         throw isTenant ? policyViolationError(violations, subject) : new SwitchboardError(ErrorCode.InvalidArgument, `${subject}: ${violations.map((violation) => violation.message).join('; ')}`);
       }
-      this.#normalize(name, { ...renderTemplate(template.definition, values, template.env), ...pick(parsed.data, ['timeout', 'callTimeout', 'prefix', 'include', 'exclude']) }, this.#context.env);
+      this.#normalize(name, this.#renderInstance(name, template, values, parsed.data), {}, false);
       return { kind: 'template', template, entry: { ...parsed.data }, enabled, policy };
     }
 
@@ -337,10 +340,18 @@ export class ServerStore {
     }
   }
 
-  #normalize(name: string, entry: Record<string, unknown>, env: Readonly<Record<string, string | undefined>>): ServerSpec {
+  /** The entry of a template instance, final text (see `registry/render-template`); throws CONFIG_INVALID for an unset admin `${VAR}`. */
+  #renderInstance(name: string, template: LoadedTemplate, values: Record<string, string>, instance: TemplateInstance, extra: ReadonlyArray<keyof TemplateInstance> = []): Record<string, unknown> {
+    const overrides = pick(instance, ['timeout', 'callTimeout', 'prefix', 'include', 'exclude', ...extra]);
+    const { entry, issues } = renderTemplate({ template: template.definition, values, templateEnv: template.env, hostEnv: this.#context.env, overrides, path: `servers.${name}` });
+    if (issues.length > 0) throw new ConfigError(issues, [], `server "${name}"`);
+    return entry;
+  }
+
+  #normalize(name: string, entry: Record<string, unknown>, env: Readonly<Record<string, string | undefined>>, expand = true): ServerSpec {
     const errors: ConfigIssue[] = [];
     const warnings: ConfigIssue[] = [];
-    const spec = normalizeServerEntry(name, entry, { path: `servers.${name}`, baseDir: this.#context.baseDir, env, errors, warnings });
+    const spec = normalizeServerEntry(name, entry, { path: `servers.${name}`, baseDir: this.#context.baseDir, env, errors, warnings, expand });
     // A config file may carry unknown keys (warned about); a registry entry is stored, so it may not.
     const unknownKeys = warnings.filter((warning) => warning.message === 'unknown key, ignored').map((warning) => ({ ...warning, message: 'unknown key' }));
     if (spec === undefined || errors.length > 0 || unknownKeys.length > 0) throw new ConfigError([...errors, ...unknownKeys], warnings, `server "${name}"`);

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { ErrorCode } from '../errors.js';
-import { checkParameters, parseServerTemplate, renderTemplate } from './server-template.js';
+import { checkParameters, parseServerTemplate } from './server-template.js';
 
 describe('parseServerTemplate', () => {
   test('reports every problem at once', () => {
@@ -69,17 +69,5 @@ describe('checkParameters', () => {
   ])('%j is refused', (values, message) => {
     const { violations } = checkParameters(template, values, 't');
     expect(violations.map((violation) => [violation.rule, violation.message])).toEqual([['template', message]]);
-  });
-});
-
-describe('renderTemplate', () => {
-  const template = parseServerTemplate(
-    { command: 'node', args: ['s.js', '--dir={{dir}}', '{{extra}}'], env: { TOKEN: '{{token}}', FIXED: 'admin' }, parameters: [{ name: 'dir' }, { name: 'extra', required: false }, { name: 'token', required: false }] },
-    't',
-  );
-
-  test('fills placeholders, drops arguments of missing optional parameters, escapes ${', () => {
-    expect(renderTemplate(template, { dir: '${HOME}' }, template.env)).toEqual({ command: 'node', args: ['s.js', '--dir=$${HOME}'], env: { FIXED: 'admin' } });
-    expect(renderTemplate(template, { dir: 'a', extra: 'b', token: 't' }, template.env)).toMatchObject({ args: ['s.js', '--dir=a', 'b'], env: { TOKEN: 't', FIXED: 'admin' } });
   });
 });

@@ -3,7 +3,8 @@
  * Admin-defined stdio servers that tenants instantiate: the command, its arguments and environment
  * are fixed by the admin; tenants only fill typed parameters (`{{name}}` placeholders). Parameter
  * values are checked by type, pattern and length, may not start with `-` (no smuggled options) unless
- * the pattern allows it, and are never expanded from the gateway's environment.
+ * the pattern allows it, and are never expanded from the gateway's environment (see
+ * `registry/render-template`).
  *
  * @example
  * ```ts
@@ -20,7 +21,8 @@ import { ErrorCode, SwitchboardError } from '../errors.js';
 import type { PolicyViolation } from './tenant-policy.js';
 
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
-const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
+/** A `{{name}}` placeholder (global: use with `matchAll` / `replace`). */
+export const TEMPLATE_PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 /** Longest parameter value accepted when the template does not say. @default 1024 */
 export const DEFAULT_PARAMETER_MAX_LENGTH = 1024;
 
@@ -115,7 +117,7 @@ export function parseServerTemplate(raw: unknown, name: string): ServerTemplateD
       if (problem !== undefined) problems.push(`${at}.default: ${problem}`);
     }
   }
-  const used = [...template.args, ...Object.values(template.env), template.cwd ?? ''].flatMap((text) => [...text.matchAll(PLACEHOLDER)].map((match) => match[1] ?? ''));
+  const used = [...template.args, ...Object.values(template.env), template.cwd ?? ''].flatMap((text) => [...text.matchAll(TEMPLATE_PLACEHOLDER)].map((match) => match[1] ?? ''));
   for (const placeholder of new Set(used)) {
     if (!declared.has(placeholder)) problems.push(`template.${name}: {{${placeholder}}} is used but no parameter declares it`);
   }
@@ -185,44 +187,9 @@ function checkValue(parameter: TemplateParameter, value: unknown): string | unde
   }
 }
 
-/**
- * The config entry of an instance: the template's command, its arguments and environment with
- * placeholders filled. Values are escaped (`${` → `$${`), so the config loader never expands them.
- */
-export function renderTemplate(template: ServerTemplateDefinition, values: Readonly<Record<string, string>>, templateEnv: Readonly<Record<string, string>>): Record<string, unknown> {
-  const fill = (text: string): string => text.replace(PLACEHOLDER, (_, name: string) => escapeReferences(values[name] ?? ''));
-  const onlyPlaceholder = (text: string): string | undefined => /^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$/.exec(text)?.[1];
-  const args: string[] = [];
-  for (const arg of template.args) {
-    const sole = onlyPlaceholder(arg);
-    // An optional parameter left out removes its argument instead of passing "".
-    if (sole !== undefined && values[sole] === undefined) continue;
-    args.push(fill(arg));
-  }
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(templateEnv)) {
-    const sole = onlyPlaceholder(value);
-    if (sole !== undefined && values[sole] === undefined) continue;
-    env[key] = fill(value);
-  }
-  return {
-    command: template.command,
-    args,
-    env,
-    ...(template.cwd === undefined ? {} : { cwd: template.cwd }),
-    ...(template.inheritEnv === undefined ? {} : { inheritEnv: template.inheritEnv }),
-    ...(template.timeout === undefined ? {} : { timeout: template.timeout }),
-    ...(template.callTimeout === undefined ? {} : { callTimeout: template.callTimeout }),
-  };
-}
-
 /** Names of the template's secret parameters. */
 export function secretParameterNames(template: ServerTemplateDefinition): Set<string> {
   return new Set(template.parameters.filter((parameter) => parameter.secret === true).map((parameter) => parameter.name));
-}
-
-function escapeReferences(value: string): string {
-  return value.split('${').join('$${');
 }
 
 function invalidTemplate(name: string, problems: string[]): SwitchboardError {

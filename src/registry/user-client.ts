@@ -21,6 +21,7 @@ import type { AuditWriter } from './audit-writer.js';
 import { CallLimiter } from './call-limiter.js';
 import { createPinnedFetch, type PinnedFetch } from './pinned-fetch.js';
 import type { RegistryUser } from './registry-types.js';
+import { TenantDisclosure } from './tenant-disclosure.js';
 import type { HostResolver } from './resolve-host.js';
 import type { UserServerConfig } from './server-store.js';
 
@@ -77,6 +78,8 @@ interface Generation {
   client: MultiServerClient;
   routing: Routing;
   config: UserServerConfig;
+  /** What the user may see of errors and stderr of these servers. */
+  disclosure: TenantDisclosure;
   signature: string;
   running: number;
   idle: (() => void) | undefined;
@@ -151,8 +154,9 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
     return this.#current.client.getTool(name);
   }
 
+  /** Per-server state; errors of servers the user does not own are redacted ({@link TenantDisclosure}). */
   status(): ServerStatus[] {
-    return this.#current.client.status();
+    return this.#current.disclosure.status(this.#current.client.status());
   }
 
   listPrompts(): CatalogPrompt[] {
@@ -160,7 +164,8 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
   }
 
   getPrompt(name: string, args: Record<string, string> = {}, options: CallOptions = {}): Promise<GetPromptResult> {
-    return this.#current.client.getPrompt(name, args, options);
+    const { client, disclosure } = this.#current;
+    return client.getPrompt(name, args, options).catch((error: unknown) => Promise.reject(disclosure.error(error)));
   }
 
   listResources(): CatalogResource[] {
@@ -168,7 +173,8 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
   }
 
   readResource(uri: string, options: CallOptions & { server?: string } = {}): Promise<ReadResourceResult> {
-    return this.#current.client.readResource(uri, options);
+    const { client, disclosure } = this.#current;
+    return client.readResource(uri, options).catch((error: unknown) => Promise.reject(disclosure.error(error)));
   }
 
   listResourceTemplates(): CatalogResourceTemplate[] {
@@ -178,6 +184,11 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
   /** Tries a failed server again now (see {@link MultiServerClient.retryServer}). */
   retryServer(name: string): Promise<boolean> {
     return this.#current.client.retryServer(name);
+  }
+
+  /** `error` as this user may see it: errors of servers they do not own redacted (for requests made on {@link connection}). */
+  disclose(error: unknown): unknown {
+    return this.#current.disclosure.error(error);
   }
 
   /** The live connection of one server of the current client (for requests this class does not wrap). */
@@ -228,7 +239,7 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
       return result;
     } catch (error) {
       this.#audit(name, args, generation, performance.now() - started, isSwitchboardError(error) ? error.code : ErrorCode.Internal);
-      throw error;
+      throw (generation ?? this.#current).disclosure.error(error);
     }
   }
 
@@ -270,6 +281,8 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
     const generation = this.#current;
     if (generation.routing.fetch === undefined && needsPinning(config)) generation.routing.fetch = await pinnedFetchFor(config, this.#options);
     generation.routing.tenantServers = config.tenantServers;
+    // Before the servers change: their state events are shown under the new configuration.
+    generation.disclosure = TenantDisclosure.of(config);
     try {
       await generation.client.reconfigure(config.config);
     } catch (error) {
@@ -309,10 +322,10 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
       if (current()) this.emit('resources-changed', event);
     });
     client.on('server-state-change', (event) => {
-      if (current()) this.emit('server-state-change', event);
+      if (current()) this.emit('server-state-change', event.error === undefined ? event : { ...event, error: generation.disclosure.error(event.error) });
     });
     client.on('server-log', (event) => {
-      if (current()) this.emit('server-log', event);
+      if (current() && generation.disclosure.showsLog(event)) this.emit('server-log', event);
     });
     // Call events come from every generation: a replaced client's running calls still end.
     client.on('tool-call-start', (event) => this.emit('tool-call-start', { ...event, userId: this.#user.id }));
@@ -393,7 +406,7 @@ async function connectGeneration(config: UserServerConfig, options: UserClientOp
         ...(routing.fetch !== undefined && spec.type === 'http' && routing.tenantServers.has(spec.name) ? { fetch: routing.fetch.fetch } : {}),
       }),
     });
-    return { client, routing, config, signature: signatureOf(config), running: 0, idle: undefined, progress: undefined };
+    return { client, routing, config, disclosure: TenantDisclosure.of(config), signature: signatureOf(config), running: 0, idle: undefined, progress: undefined };
   } catch (error) {
     await routing.fetch?.close();
     throw error;

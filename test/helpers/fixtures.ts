@@ -16,6 +16,7 @@ export const KITCHEN_SINK = resolve(FIXTURES, 'kitchen-sink-server.mjs');
 export const FAULT_SERVER = resolve(FIXTURES, 'fault-server.mjs');
 export const PYTHON_SERVER = resolve(FIXTURES, 'python_server.py');
 export const MINIMAL_SERVER = resolve(FIXTURES, 'minimal-server.sh');
+export const ECHO_ARGS_SERVER = resolve(FIXTURES, 'echo-args-server.mjs');
 export const LOOPBACK = resolve(ROOT, 'test/fixtures/loopback.cjs');
 
 /** An installed npm bin (the reference servers). */

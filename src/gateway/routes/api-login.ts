@@ -20,6 +20,7 @@ import type { RegistryUser } from '../../registry/registry-types.js';
 import type { Gateway } from '../gateway.js';
 import { userOf, type GatewayApp, type GatewayEnv } from '../gateway-app-types.js';
 import { bindingCookieName } from '../oauth-logins.js';
+import { TenantDisclosure } from '../../registry/tenant-disclosure.js';
 
 const CALLBACK_PATH = '/oauth/callback';
 
@@ -34,7 +35,9 @@ export function registerLoginRoutes(app: GatewayApp, gateway: Gateway): void {
     if (spec === undefined) throw new SwitchboardError(ErrorCode.NotFound, `you have no server "${name}"`);
     if (spec.type !== 'http') throw new SwitchboardError(ErrorCode.InvalidArgument, `server "${name}" is started as a process; logins are for remote (URL) servers`);
     if (!gateway.logins.hasRoom(user.id)) throw new SwitchboardError(ErrorCode.LimitExceeded, 'too many of your logins are waiting for their browser', { hint: 'finish or abandon one (they expire after 5 minutes)' });
-    const target = await userLoginTarget(gateway.registry, user, userConfig, spec, gateway.logger);
+    // A shared server's URL (its credentials) stays out of what a tenant is told about a failed login.
+    const disclosure = TenantDisclosure.of({ ...userConfig, config: { ...userConfig.config, servers: userConfig.config.servers.some((server) => server.name === name) ? userConfig.config.servers : [spec] } });
+    const target = await userLoginTarget(gateway.registry, user, userConfig, spec, gateway.logger).catch((error: unknown) => Promise.reject(disclosure.error(error, name)));
     const binding = randomBytes(24).toString('base64url');
     const start = await gateway.logins.start(
       user.id,
@@ -45,7 +48,7 @@ export function registerLoginRoutes(app: GatewayApp, gateway: Gateway): void {
         if (outcome.error === undefined) await retryServer(gateway, user, name);
         else gateway.logger.warn('a login from the dashboard failed', { user: user.name, server: name, code: outcome.error.code });
       },
-    );
+    ).catch((error: unknown) => Promise.reject(disclosure.error(error, name)));
     if (start.status === 'done') return c.json({ status: 'done' });
     // Lax: the browser brings it back on the authorization server's top-level redirect, and on nothing cross-site else.
     setCookie(c, bindingCookieName(start.state), binding, {
