@@ -54,12 +54,17 @@ export function inputDeclarations(raw: unknown, errors: ConfigIssue[]): Map<stri
 
 /** Every `${input:ID}` id that occurs in the strings of `value`. */
 export function referencedInputs(value: unknown, found: Set<string> = new Set()): Set<string> {
-  if (typeof value === 'string') {
-    for (const match of value.matchAll(INPUT_REFERENCE)) if (match[1] !== undefined) found.add(match[1]);
-  } else if (Array.isArray(value)) {
-    for (const item of value) referencedInputs(item, found);
-  } else if (typeof value === 'object' && value !== null) {
-    for (const item of Object.values(value)) referencedInputs(item, found);
+  // An explicit stack: this runs before the entry-depth check, so it must not overflow on deep input.
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next === 'string') {
+      for (const match of next.matchAll(INPUT_REFERENCE)) if (match[1] !== undefined) found.add(match[1]);
+    } else if (Array.isArray(next)) {
+      pending.push(...next);
+    } else if (typeof next === 'object' && next !== null) {
+      pending.push(...Object.values(next));
+    }
   }
   return found;
 }
