@@ -116,7 +116,7 @@ for (const { kind, skip } of await backendsToTest()) {
     test('the error says what to do', async () => {
       const error = await refusal(registry.servers.add('alice', 'x', { command: 'bash' }));
       expect(error.message).toBe(
-        'server "x" for user "alice" was refused by the tenant policy (stdio):\n  [stdio] tenants cannot register server processes (stdio) — use a remote https:// server, or an instance of an admin template (`switchboard templates list`)',
+        'server "x" for user "alice" was refused by the tenant policy (stdio):\n  [stdio] x.command names a command on the gateway host; tenants cannot start server processes — use a remote https:// server, or an instance of an admin template (`switchboard templates list`)',
       );
       expect(JSON.stringify(error.toJSON())).not.toContain('${');
     });
