@@ -85,6 +85,28 @@ export function parseSecretPart(value: unknown, where: string): SecretPart {
   return value;
 }
 
+/**
+ * True when a stored public part still holds a secret value in clear — a row written before its
+ * field was listed (the OAuth secrets, before issue 14). Template parameters are left out: which
+ * are secret depends on the template, and they were sealed when the instance was stored.
+ */
+export function hasClearSecrets(publicPart: Readonly<Record<string, unknown>>): boolean {
+  return SECRET_FIELDS.some((field) => {
+    const value = valueAtPath(publicPart, field.path);
+    switch (field.kind) {
+      case 'value':
+        return typeof value === 'string';
+      case 'values':
+        return isScalarRecord(value) && Object.keys(value).length > 0;
+      case 'url':
+        // A sealed row keeps the masked URL, which masks to itself.
+        return isCredentialUrl(value) && maskUrl(value) !== value;
+      case 'parameters':
+        return false;
+    }
+  });
+}
+
 /** The entry as shown to people and programs: every secret value masked. */
 export function maskEntry(entry: Readonly<Record<string, unknown>>, secretParameters: ReadonlySet<string> = new Set()): Record<string, unknown> {
   let masked: Record<string, unknown> = { ...entry };

@@ -120,5 +120,28 @@ for (const { kind, skip } of await backendsToTest()) {
       expect(rotated?.type === 'http' ? rotated.oauth?.clientSecret : undefined).toBe('rotated-client-secret-0a1b2c3d4e5f');
       expect(JSON.stringify(await rawRows())).not.toContain('rotated-client-secret-0a1b2c3d4e5f');
     });
+
+    test('a row written before the OAuth secrets were listed (clientSecret in clear) is sealed when the registry opens', async () => {
+      const legacySecret = 'legacy-clear-secret-6d5c4b3a2f1e0d9c';
+      const legacy = JSON.stringify({ url: 'https://mcp.example.com/mcp', oauth: { grant: 'client_credentials', clientId: 'old', clientSecret: legacySecret } });
+      await registry.close();
+      // As the old code stored it: the secret in the entry, nothing sealed.
+      if (kind === 'sqlite') {
+        const raw = (await import('better-sqlite3')).default(database.file ?? '');
+        try {
+          raw.prepare("update servers set entry = ?, secrets = null where name = 'm2m'").run(legacy);
+        } finally {
+          raw.close();
+        }
+      } else {
+        await queryPostgres(database.db, "update servers set entry = $1, secrets = null where name = 'm2m'", [legacy]);
+      }
+      expect(JSON.stringify(await rawRows())).toContain(legacySecret);
+      registry = await open();
+      expect(JSON.stringify(await rawRows())).not.toContain(legacySecret);
+      const spec = (await registry.configForUser('root')).config.servers.find((item) => item.name === 'm2m');
+      expect(spec?.type === 'http' ? spec.oauth : undefined).toMatchObject({ clientId: 'old', clientSecret: legacySecret });
+      expect((await registry.servers.get('root', 'm2m')).entry.oauth).toMatchObject({ clientSecret: `••••${legacySecret.slice(-4)}` });
+    });
   });
 }

@@ -230,5 +230,18 @@ for (const { kind, skip } of await backendsToTest()) {
       expect(config.config.servers).toEqual([]);
       expect(config.warnings.join('\n')).toContain('[stdio]');
     });
+
+    test('an entry naming a host file, stored while its owner was an admin, is left out of the client once they are a tenant', async () => {
+      await registry.users.setAdmin('alice', true);
+      const entry = { url: 'https://mcp.example.test/mcp', oauth: { grant: 'client_credentials', clientId: 'c', privateKeyFile: '/etc/ssl/private/host.key' } };
+      await registry.servers.add('alice', 'signer', entry);
+      await registry.users.setAdmin('alice', false);
+      const config = await registry.configForUser('alice');
+      expect(config.config.servers).toEqual([]);
+      expect(config.warnings.join('\n')).toContain('servers.signer.oauth.privateKeyFile: names a file on the gateway host');
+      expect(config.warnings.join('\n')).not.toContain('/etc/ssl');
+      // And a tenant cannot store it at all.
+      expect((await refusal(registry.servers.add('alice', 'again', entry))).code).toBe(ErrorCode.ConfigInvalid);
+    });
   });
 }
