@@ -22,6 +22,8 @@ export interface LocalPathField {
   kind: LocalPathKind;
   /** What it names, for messages: "names a command on the gateway host". */
   names: string;
+  /** A URL here names a remote server, not a local file (only `path`). @default false */
+  mayBeUrl?: boolean;
 }
 
 /** Every field of a server entry that names a file, folder or command on the gateway host. */
@@ -29,8 +31,8 @@ export const LOCAL_PATH_FIELDS: readonly LocalPathField[] = Object.freeze([
   { path: ['command'], kind: 'process', names: 'a command' },
   { path: ['args'], kind: 'process', names: 'arguments of a command' },
   { path: ['cwd'], kind: 'process', names: 'a folder' },
-  // `path` is a process only when it is not an http(s) URL (see detect-transport.ts).
-  { path: ['path'], kind: 'process', names: 'a file or a command' },
+  // `path` is a process only when it is not a URL (see detect-transport.ts).
+  { path: ['path'], kind: 'process', names: 'a file or a command', mayBeUrl: true },
   { path: ['oauth', 'privateKeyFile'], kind: 'host-file', names: 'a file' },
 ] satisfies LocalPathField[]);
 

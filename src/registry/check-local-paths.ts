@@ -29,7 +29,7 @@ export function hostFileIssues(entry: Readonly<Record<string, unknown>>, where: 
 /** The `stdio` violations of `process` fields in a tenant's entry, unless the policy allows processes. */
 export function processFieldViolations(entry: Readonly<Record<string, unknown>>, name: string, policy: Pick<TenantPolicy, 'allowStdio'>): PolicyViolation[] {
   if (policy.allowStdio) return [];
-  return LOCAL_PATH_FIELDS.filter((field) => field.kind === 'process' && isLocal(valueAtPath(entry, field.path))).map((field) => ({
+  return LOCAL_PATH_FIELDS.filter((field) => field.kind === 'process' && isLocal(valueAtPath(entry, field.path), field.mayBeUrl === true)).map((field) => ({
     rule: 'stdio',
     message: `${name}.${dottedPath(field.path)} names ${field.names} on the gateway host; tenants cannot start server processes`,
     hint: STDIO_HINT,
@@ -37,10 +37,10 @@ export function processFieldViolations(entry: Readonly<Record<string, unknown>>,
 }
 
 /** A URL in `path` names a remote server, not a file (other schemes break the `url-scheme` rule). */
-function isLocal(value: unknown): boolean {
+function isLocal(value: unknown, mayBeUrl: boolean): boolean {
   if (value === undefined) return false;
   // A one-letter "scheme" is a Windows drive (C:\…): a local path.
-  return !(typeof value === 'string' && /^\s*[a-z][a-z0-9+.-]+:/i.test(value));
+  return !(mayBeUrl && typeof value === 'string' && /^\s*[a-z][a-z0-9+.-]+:/i.test(value));
 }
 
 function hostFileHint(path: readonly string[]): string {

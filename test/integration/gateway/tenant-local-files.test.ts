@@ -86,6 +86,8 @@ describe('a tenant cannot name a file of the gateway host', () => {
   test('every other field that takes a host path or a command is refused too, each by name', async () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ url: fixture.url, cwd: hostDir }, 'cwd'],
+      [{ url: fixture.url, cwd: 'file:///etc' }, 'cwd'],
+      [{ url: fixture.url, args: [keyFile] }, 'args'],
       [{ command: 'cat', args: [keyFile] }, 'command'],
       [{ path: keyFile }, 'path'],
     ];
