@@ -59,7 +59,7 @@ export function normalizeOAuthEntry(entry: OAuthEntry | undefined, path: string,
     errors.push({
       path: `${path}.grant`,
       message: 'client_credentials needs `clientId` with `clientSecret` or a private key',
-      hint: 'add `clientId` and `clientSecret: ${SECRET_VAR}` (or `privateKeyFile`)',
+      hint: 'add `clientId` and `clientSecret: ${SECRET_VAR}` (or a PEM key: `privateKey`, or `privateKeyFile` in a config file)',
     });
   }
   if (entry.idp !== undefined) {

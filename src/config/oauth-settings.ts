@@ -1,9 +1,12 @@
 /**
  * @module config/oauth-settings
  * How a remote server's OAuth client is configured (`oauth:` in a server entry), normalized. Secrets
- * (`clientSecret`, `privateKey`, `idp.clientSecret`, `idp.idToken`) come from `${VAR}` and are never
- * echoed in errors or logs.
+ * (`clientSecret`, `privateKey`, `idp.clientSecret`, `idp.idToken`, listed in `secret-fields.ts`) come
+ * from `${VAR}` or, in the registry, are stored encrypted; they are never echoed in errors or logs.
  */
+
+import { valueAtPath } from './field-path.js';
+import { SECRET_FIELDS } from './secret-fields.js';
 
 /**
  * The OAuth grant used to obtain tokens:
@@ -64,10 +67,10 @@ export interface OAuthSettings {
   idp?: OAuthIdentityProviderSettings;
 }
 
-/** Every secret value of OAuth settings, for redaction. */
+/** Every secret value of OAuth settings, for redaction: the `oauth.…` fields of {@link SECRET_FIELDS}. */
 export function oauthSecretValues(settings: OAuthSettings | undefined): string[] {
   if (settings === undefined) return [];
-  return [settings.clientSecret, settings.privateKey, settings.idp?.clientSecret, settings.idp?.idToken].filter(
-    (value): value is string => value !== undefined && value.length >= 4,
-  );
+  return SECRET_FIELDS.filter((field) => field.path[0] === 'oauth')
+    .map((field) => valueAtPath(settings, field.path.slice(1)))
+    .filter((value): value is string => typeof value === 'string' && value.length >= 4);
 }

@@ -30,6 +30,7 @@ import { parseStoredJson, requireUser, type RegistryContext } from './registry-c
 import type { RegistryChange, RegistryUser, UserRef } from './registry-types.js';
 import { systemResolver, type HostResolver } from './resolve-host.js';
 import { SECRET_KEY_ENV, SecretBox, commitPendingKeyFile, pendingKeyFile, writePendingKeyFile } from './secret-box.js';
+import { sealClearSecrets } from './seal-clear-secrets.js';
 import { ServerStore, type UserServerConfig } from './server-store.js';
 import { TemplateStore } from './template-store.js';
 import { TenantView } from './tenant-view.js';
@@ -161,6 +162,7 @@ export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
       const keyFile = secretKey !== undefined ? undefined : (options.keyFile ?? (opened.file !== undefined ? join(dirname(opened.file), KEY_FILE_NAME) : resolve(baseDir, '.switchboard', KEY_FILE_NAME)));
       const box = await loadSecretBox(opened.db, secretKey, keyFile);
       const registry = new ServerRegistry(opened, box, keyFile, options);
+      await sealClearSecrets({ db: opened.db, box, logger: options.logger ?? noopLogger });
       if (options.watch !== false) await registry.#feed.start();
       return registry;
     } catch (error) {

@@ -13,7 +13,8 @@ import { normalizeServerEntry } from '../config/normalize-config.js';
 import type { ServerSpec, SwitchboardConfig } from '../config/server-spec.js';
 import { ConfigError, ErrorCode, SwitchboardError, type ConfigIssue } from '../errors.js';
 import type { RegistryDatabase } from './database-schema.js';
-import { maskSecret, maskUrl, maskValues, urlHasCredentials } from './mask-secret.js';
+import { hostFileIssues, processFieldViolations, STDIO_HINT } from './check-local-paths.js';
+import { maskEntry, parseSecretPart, restoreMasked, sealEntry, unsealEntry, type SecretPart } from './entry-secrets.js';
 import { isUniqueViolation } from './open-database.js';
 import { newId } from './new-id.js';
 import { RECORD_NAME, checkName, parseStoredJson, requireUser, timestamp, type RegistryContext } from './registry-context.js';
@@ -46,18 +47,6 @@ export interface UserServerConfig {
   warnings: string[];
 }
 
-/** The encrypted part of an entry. `url` / `path` only when they carry credentials (then masked in `entry`). */
-const secretPartSchema = z
-  .object({
-    apiKey: z.string(),
-    url: z.string(),
-    path: z.string(),
-    headers: z.record(z.string(), z.string()),
-    env: z.record(z.string(), z.string()),
-    parameters: z.record(z.string(), z.string()),
-  })
-  .partial();
-type SecretPart = z.infer<typeof secretPartSchema>;
 const storedEntrySchema = z.record(z.string(), z.unknown());
 
 interface CheckedEntry {
@@ -266,6 +255,8 @@ export class ServerStore {
       return { ...this.#normalize(row.name, this.#renderInstance(row.name, template, values, instance, ['description']), {}, false), enabled: true };
     }
     if (policy !== undefined) {
+      const fileIssues = hostFileIssues(full, `servers.${row.name}`);
+      if (fileIssues.length > 0) throw new ConfigError(fileIssues, [], `server "${row.name}"`);
       const violations = staticViolations(full, policy, row.name);
       if (violations.length > 0) throw policyViolationError(violations, `server "${row.name}"`);
     }
@@ -310,6 +301,9 @@ export class ServerStore {
       const spec = this.#normalize(name, entry, this.#context.env);
       return { kind: spec.type, template: undefined, entry, enabled, policy };
     }
+    // Before anything is normalized (let alone read): a tenant names no file of the gateway host.
+    const fileIssues = hostFileIssues(entry, `servers.${name}`);
+    if (fileIssues.length > 0) throw new ConfigError(fileIssues, [], subject);
     const violations = staticViolations(entry, policy, name);
     // Normalizing with an empty environment: nothing of the gateway's can leak into a tenant's entry.
     let spec: ServerSpec | undefined;
@@ -320,7 +314,7 @@ export class ServerStore {
       if (violations.length > 0) throw policyViolationError(violations, subject);
       throw error;
     }
-    if (spec.type === 'stdio' && !policy.allowStdio) violations.push(stdioViolation());
+    if (spec.type === 'stdio' && !policy.allowStdio && !violations.some((violation) => violation.rule === 'stdio')) violations.push(stdioViolation());
     if (spec.type === 'http') violations.push(...(await checkRemoteUrl(new URL(spec.url), policy, this.#context.resolveHost)));
     if (violations.length > 0) throw policyViolationError(violations, subject);
     return { kind: spec.type, template: undefined, entry, enabled, policy };
@@ -382,7 +376,7 @@ export class ServerStore {
 
   #serialize(id: string, checked: CheckedEntry): { entry: string; secrets: string | null } {
     const secretParameters = checked.template === undefined ? new Set<string>() : secretParameterNames(checked.template.definition);
-    const { publicPart, secretPart } = splitSecrets(checked.entry, secretParameters);
+    const { publicPart, secretPart } = sealEntry(checked.entry, secretParameters);
     const hasSecrets = Object.keys(secretPart).length > 0;
     return { entry: JSON.stringify(publicPart), secrets: hasSecrets ? this.#context.box.encrypt(JSON.stringify(secretPart), `server:${id}`) : null };
   }
@@ -390,7 +384,7 @@ export class ServerStore {
   /** The stored entry with its secrets merged back. Never leaves the registry. */
   #fullEntry(row: ServerRow): Record<string, unknown> {
     const publicPart = storedEntrySchema.parse(parseStoredJson(row.entry, `server ${row.name}`));
-    return row.secrets === null ? publicPart : mergeSecrets(publicPart, this.#secretPart(row));
+    return row.secrets === null ? publicPart : unsealEntry(publicPart, this.#secretPart(row));
   }
 
   #toPublic(row: ServerRow, owner: string | null, template: string | undefined, viewer: ServerViewer): RegisteredServer {
@@ -402,7 +396,8 @@ export class ServerStore {
       entry = typeof description === 'string' ? { description } : {};
     } else {
       const full = this.#fullEntry(row);
-      const secretParameters = row.template_id === null ? new Set<string>() : new Set(Object.keys(this.#secretPart(row).parameters ?? {}));
+      const hidden = this.#secretPart(row).parameters;
+      const secretParameters = row.template_id === null || typeof hidden !== 'object' || hidden === null ? new Set<string>() : new Set(Object.keys(hidden));
       entry = maskEntry(full, secretParameters);
     }
     return {
@@ -421,7 +416,7 @@ export class ServerStore {
 
   #secretPart(row: ServerRow): SecretPart {
     if (row.secrets === null) return {};
-    return secretPartSchema.parse(parseStoredJson(this.#context.box.decrypt(row.secrets, `server:${row.id}`), `server ${row.name} secrets`));
+    return parseSecretPart(parseStoredJson(this.#context.box.decrypt(row.secrets, `server:${row.id}`), `server ${row.name} secrets`), `server "${row.name}"`);
   }
 
   /** Re-encrypts every server's secrets with the current key (inside a rotation's transaction). */
@@ -440,14 +435,15 @@ function stdioViolation(): PolicyViolation {
   return {
     rule: 'stdio',
     message: 'tenants cannot register server processes (stdio)',
-    hint: 'use a remote https:// server, or an instance of an admin template (`switchboard templates list`)',
+    hint: STDIO_HINT,
   };
 }
 
-/** The policy rules that need no DNS: host environment, URL schemes. */
+/** The policy rules that need no DNS: host environment, fields naming host paths, URL schemes. */
 function staticViolations(entry: Readonly<Record<string, unknown>>, policy: TenantPolicy, name: string): PolicyViolation[] {
   const violations: PolicyViolation[] = [];
   if (!policy.allowHostEnv) violations.push(...checkHostEnv(entry, name));
+  violations.push(...processFieldViolations(entry, name, policy));
   for (const key of ['url', 'path'] as const) {
     const value = entry[key];
     if (typeof value !== 'string') continue;
@@ -460,87 +456,8 @@ function staticViolations(entry: Readonly<Record<string, unknown>>, policy: Tena
   return violations;
 }
 
-function splitSecrets(entry: Readonly<Record<string, unknown>>, secretParameters: ReadonlySet<string>): { publicPart: Record<string, unknown>; secretPart: SecretPart } {
-  const { apiKey, headers, env, ...rest } = entry as Record<string, unknown>;
-  const secretPart: SecretPart = {};
-  if (typeof apiKey === 'string') secretPart.apiKey = apiKey;
-  if (isStringRecord(headers) && Object.keys(headers).length > 0) secretPart.headers = headers;
-  if (isScalarRecord(env) && Object.keys(env).length > 0) secretPart.env = Object.fromEntries(Object.entries(env).map(([key, value]) => [key, String(value)]));
-  const publicPart: Record<string, unknown> = { ...rest };
-  for (const key of ['url', 'path'] as const) {
-    const value = rest[key];
-    if (typeof value === 'string' && /^https?:\/\//i.test(value) && urlHasCredentials(value)) {
-      secretPart[key] = value;
-      publicPart[key] = maskUrl(value);
-    }
-  }
-  if (isScalarRecord(rest.parameters) && secretParameters.size > 0) {
-    const visible: Record<string, unknown> = {};
-    const hidden: Record<string, string> = {};
-    for (const [key, value] of Object.entries(rest.parameters)) {
-      if (secretParameters.has(key)) hidden[key] = String(value);
-      else visible[key] = value;
-    }
-    publicPart.parameters = visible;
-    if (Object.keys(hidden).length > 0) secretPart.parameters = hidden;
-  }
-  return { publicPart, secretPart };
-}
-
-function mergeSecrets(publicPart: Record<string, unknown>, secretPart: SecretPart): Record<string, unknown> {
-  const merged: Record<string, unknown> = { ...publicPart };
-  if (secretPart.apiKey !== undefined) merged.apiKey = secretPart.apiKey;
-  if (secretPart.url !== undefined) merged.url = secretPart.url;
-  if (secretPart.path !== undefined) merged.path = secretPart.path;
-  if (secretPart.headers !== undefined) merged.headers = secretPart.headers;
-  if (secretPart.env !== undefined) merged.env = secretPart.env;
-  if (secretPart.parameters !== undefined) merged.parameters = { ...(isScalarRecord(publicPart.parameters) ? publicPart.parameters : {}), ...secretPart.parameters };
-  return merged;
-}
-
-function maskEntry(entry: Readonly<Record<string, unknown>>, secretParameters: ReadonlySet<string>): Record<string, unknown> {
-  const masked: Record<string, unknown> = { ...entry };
-  if (typeof masked.apiKey === 'string') masked.apiKey = maskSecret(masked.apiKey);
-  if (isStringRecord(masked.headers)) masked.headers = maskValues(masked.headers);
-  if (isScalarRecord(masked.env)) masked.env = maskValues(Object.fromEntries(Object.entries(masked.env).map(([key, value]) => [key, String(value)])));
-  if (typeof masked.url === 'string') masked.url = maskUrl(masked.url);
-  if (typeof masked.path === 'string' && /^https?:\/\//i.test(masked.path)) masked.path = maskUrl(masked.path);
-  if (isScalarRecord(masked.parameters) && secretParameters.size > 0) {
-    masked.parameters = Object.fromEntries(Object.entries(masked.parameters).map(([key, value]) => [key, secretParameters.has(key) ? maskSecret(String(value)) : value]));
-  }
-  return masked;
-}
-
-/** Values sent back exactly as they were shown masked keep their stored value. */
-function restoreMasked(entry: Readonly<Record<string, unknown>>, previous: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const restored: Record<string, unknown> = { ...entry };
-  if (typeof restored.apiKey === 'string' && typeof previous.apiKey === 'string' && restored.apiKey === maskSecret(previous.apiKey)) restored.apiKey = previous.apiKey;
-  for (const key of ['url', 'path'] as const) {
-    const next = restored[key];
-    const before = previous[key];
-    if (typeof next === 'string' && typeof before === 'string' && /^https?:\/\//i.test(before) && next === maskUrl(before)) restored[key] = before;
-  }
-  for (const key of ['headers', 'env', 'parameters'] as const) {
-    const next = restored[key];
-    const before = previous[key];
-    if (!isScalarRecord(next) || !isScalarRecord(before)) continue;
-    restored[key] = Object.fromEntries(
-      Object.entries(next).map(([name, value]) => [name, before[name] !== undefined && value === maskSecret(String(before[name])) ? before[name] : value]),
-    );
-  }
-  return restored;
-}
-
 function pick<T extends object, K extends keyof T>(source: T, keys: readonly K[]): Partial<Pick<T, K>> {
   const result: Partial<Pick<T, K>> = {};
   for (const key of keys) if (source[key] !== undefined) result[key] = source[key];
   return result;
-}
-
-function isStringRecord(value: unknown): value is Record<string, string> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((item) => typeof item === 'string');
-}
-
-function isScalarRecord(value: unknown): value is Record<string, string | number | boolean> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((item) => ['string', 'number', 'boolean'].includes(typeof item));
 }

@@ -110,6 +110,21 @@ for (const { kind, skip } of await backendsToTest()) {
       }
     });
 
+    test('servers list --json masks OAuth client secrets and keys (issue 14, finding 6)', async () => {
+      const clientSecret = 'oauth-client-secret-9a8b7c6d5e4f3a2b';
+      const registry = await openLibrary();
+      try {
+        await registry.servers.add('root', 'm2m', { url: 'https://93.184.215.14/mcp', oauth: { grant: 'client_credentials', clientId: 'm2m', clientSecret } });
+      } finally {
+        await registry.close();
+      }
+      const listed = await run('servers', 'list', '--user', 'root', '--json');
+      expect(listed.code).toBe(0);
+      expect(listed.stdout).not.toContain(clientSecret);
+      expect(JSON.parse(listed.stdout).servers[0].entry.oauth).toEqual({ grant: 'client_credentials', clientId: 'm2m', clientSecret: `••••${clientSecret.slice(-4)}` });
+      expect((await run('servers', 'list', '--user', 'root')).stdout).not.toContain(clientSecret);
+    });
+
     test.each([
       ['a stdio command', ['--command', 'bash', '--arg=-c', '--arg', 'id'], 'stdio'],
       ['an npm package', ['--path', '@modelcontextprotocol/server-everything'], 'stdio'],

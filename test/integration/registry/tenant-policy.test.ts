@@ -116,7 +116,7 @@ for (const { kind, skip } of await backendsToTest()) {
     test('the error says what to do', async () => {
       const error = await refusal(registry.servers.add('alice', 'x', { command: 'bash' }));
       expect(error.message).toBe(
-        'server "x" for user "alice" was refused by the tenant policy (stdio):\n  [stdio] tenants cannot register server processes (stdio) — use a remote https:// server, or an instance of an admin template (`switchboard templates list`)',
+        'server "x" for user "alice" was refused by the tenant policy (stdio):\n  [stdio] x.command names a command on the gateway host; tenants cannot start server processes — use a remote https:// server, or an instance of an admin template (`switchboard templates list`)',
       );
       expect(JSON.stringify(error.toJSON())).not.toContain('${');
     });
@@ -229,6 +229,19 @@ for (const { kind, skip } of await backendsToTest()) {
       const config = await registry.configForUser('alice');
       expect(config.config.servers).toEqual([]);
       expect(config.warnings.join('\n')).toContain('[stdio]');
+    });
+
+    test('an entry naming a host file, stored while its owner was an admin, is left out of the client once they are a tenant', async () => {
+      await registry.users.setAdmin('alice', true);
+      const entry = { url: 'https://mcp.example.test/mcp', oauth: { grant: 'client_credentials', clientId: 'c', privateKeyFile: '/etc/ssl/private/host.key' } };
+      await registry.servers.add('alice', 'signer', entry);
+      await registry.users.setAdmin('alice', false);
+      const config = await registry.configForUser('alice');
+      expect(config.config.servers).toEqual([]);
+      expect(config.warnings.join('\n')).toContain('servers.signer.oauth.privateKeyFile: names a file on the gateway host');
+      expect(config.warnings.join('\n')).not.toContain('/etc/ssl');
+      // And a tenant cannot store it at all.
+      expect((await refusal(registry.servers.add('alice', 'again', entry))).code).toBe(ErrorCode.ConfigInvalid);
     });
   });
 }
