@@ -21,8 +21,9 @@ export async function startForCall(client: MultiServerClient, name: string, serv
       return;
     }
     if (owner.offered) return;
-    // A server that is starting or failed: the call says so, with its reason.
-    if (!(await client.startServer(owner.server))) return;
+    // Only a server not started yet: one that failed or is starting, the call reports, with its reason.
+    if (client.status().find((status) => status.name === owner.server)?.state !== 'closed') return;
+    await client.startServer(owner.server);
   }
   await Promise.all(enabled.filter((status) => status.state === 'closed').map((status) => client.startServer(status.name)));
 }

@@ -74,4 +74,19 @@ test('call NAME --server X takes the names tools shows; a call starts only the o
   const typo = await runCli(['call', 'filesystem__read_txt_file', '--config', config, '--args', JSON.stringify({ path: join(one, 'only-in-one.txt') })], { timeoutMs: 60_000 });
   expect(typo.code).toBe(1);
   expect(typo.stderr).toContain('Did you mean "filesystem__read_text_file"?');
-});
+}, 180_000);
+
+test('a call to a tool whose server does not come up says so, with the reason and hint (its entry edited: earlier names still count)', async () => {
+  // filesystem now waits for a gate that never opens, within a 1 s deadline: a new spec, so only its
+  // earlier lists (cached by the test above) say the name is its.
+  const held = join(dir, 'held.json');
+  const entry = (label: string, folder: string, extra: string[] = []) => ({ command: process.execPath, args: [HELD, '--record', record, '--label', label, ...extra, FILESYSTEM, folder] });
+  writeFileSync(held, JSON.stringify({ mcpServers: { filesystem: { ...entry('filesystem', one, ['--wait-for', join(dir, 'never')]), timeout: 1 }, fs2: entry('fs2', two) } }));
+  if (existsSync(record)) rmSync(record);
+  const run = await runCli(['call', 'filesystem__list_directory', '--config', held, '--json', '--args', JSON.stringify({ path: one })], { timeoutMs: 60_000 });
+  expect(run.code).toBe(1);
+  const error = (JSON.parse(run.stdout) as { error: { code: string; message: string; server?: string; hint?: string } }).error;
+  expect(error).toMatchObject({ code: 'SERVER_DISCONNECTED', server: 'filesystem', hint: expect.stringContaining('timeout') });
+  expect(error.message).toMatch(/^Tool "filesystem__list_directory" belongs to server "filesystem", which is failed \(did not complete the handshake within 1 s\)/);
+  expect(starts()).toEqual(['filesystem']);
+}, 60_000);
