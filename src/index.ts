@@ -43,6 +43,7 @@ export type {
   MultiServerClientEvents,
   MultiServerClientOptions,
   ServerStatus,
+  ToolCallOptions,
   ToolsChangedReason,
 } from './client/multi-server-client.js';
 export { isProviderSafeName } from './client/name-catalog.js';

@@ -39,11 +39,14 @@ import { ArgumentValidator, formatArgumentProblems, type ArgumentProblem } from 
 import { refusalOf } from './refusal-of.js';
 import { describeCallFailure } from './call-failure.js';
 import { logOptionalListFailure } from './optional-list-failure.js';
+import type { CatalogStore, KnownToolNames } from './catalog-store.js';
 import { globMatcher } from './glob.js';
 import { ListChangeDebouncer } from './list-change-debouncer.js';
 import { ResultCache } from './result-cache.js';
 import type { NameReport } from './name-catalog.js';
 import { RoutedCatalog, type CatalogDiff } from './routed-catalog.js';
+import { knownToolsFromNames, toolSources } from './tool-sources.js';
+import { unknownToolError, type ServerFacts } from './unknown-tool.js';
 
 /** Debounce of `list_changed` notifications per server. @default 100 */
 export const DEFAULT_LIST_CHANGED_DEBOUNCE_MS = 100;
@@ -158,6 +161,20 @@ export interface MultiServerClientOptions extends Omit<ServerConnectionOptions, 
   now?: () => number;
   /** How long {@link MultiServerClient.reconfigure} lets a removed server finish its calls. @default DEFAULT_DRAIN_TIMEOUT_MS */
   drainTimeoutMs?: number;
+  /**
+   * A directory for each server's last known tool names (the CLI uses `.switchboard/catalog` beside
+   * the config file), so names are decided from every configured server even when some are not up,
+   * and a server need not start before its names are known. `false` or absent: not persisted.
+   */
+  catalogCache?: string | false;
+  /** Servers to start in `connect()`: all enabled ones (`true`, the default), only those named, or none; the others wait for {@link MultiServerClient.startServer}. */
+  autoStart?: boolean | readonly string[];
+}
+
+/** Options of {@link MultiServerClient.callTool}. */
+export interface ToolCallOptions extends CallOptions {
+  /** Only run the tool if it is this server's; otherwise fail with `TOOL_NOT_FOUND` (suggestions from this server). */
+  server?: string;
 }
 
 /** A config object (the shape of a config file) or an already normalized config. */
@@ -168,6 +185,8 @@ interface ServerEntry {
   connection: ServerConnection | undefined;
   starting: Promise<void> | undefined;
   tools: ToolDefinition[];
+  /** The last list of tools known (from this process or the catalog cache); names are decided from it while the server is not up. */
+  knownTools: ToolDefinition[] | undefined;
   prompts: PromptDefinition[];
   resources: ResourceDefinition[];
   resourceTemplates: ResourceTemplateDefinition[];
@@ -239,8 +258,9 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
   readonly #stats: StatsCollector;
   #prometheus: Promise<{ registry: Registry; detach: () => void }> | undefined;
   readonly #startLimiter: StartLimiter | undefined;
+  readonly #catalogStore: CatalogStore | undefined;
 
-  private constructor(config: SwitchboardConfig, warnings: readonly ConfigIssue[], options: MultiServerClientOptions) {
+  private constructor(config: SwitchboardConfig, warnings: readonly ConfigIssue[], options: MultiServerClientOptions, store?: CatalogStore, known?: ReadonlyMap<string, KnownToolNames>) {
     super();
     this.#config = config;
     this.#warnings = warnings;
@@ -255,7 +275,8 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     this.#prompts = RoutedCatalog.empty(config.naming);
     this.#enabledCount = config.servers.filter((spec) => spec.enabled).length;
     this.onListenerError = (error, event) => this.#logger.error('event listener threw', { event, error: String(error) });
-    for (const spec of config.servers) this.#entries.set(spec.name, this.#newEntry(spec));
+    this.#catalogStore = store;
+    for (const spec of config.servers) this.#entries.set(spec.name, this.#newEntry(spec, known?.get(spec.name)));
   }
 
   /** The configuration in use (the latest one given to {@link reconfigure}). */
@@ -268,12 +289,13 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     return this.#warnings;
   }
 
-  #newEntry(spec: ServerSpec): ServerEntry {
+  #newEntry(spec: ServerSpec, known?: KnownToolNames): ServerEntry {
     const entry: ServerEntry = {
       spec,
       connection: undefined,
       starting: undefined,
       tools: [],
+      knownTools: known === undefined ? undefined : knownToolsFromNames(known.tools),
       prompts: [],
       resources: [],
       resourceTemplates: [],
@@ -316,7 +338,8 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
   static async connect(config: ConfigInput, options: MultiServerClientOptions = {}): Promise<MultiServerClient> {
     // Loaded on first use: config validation brings zod, which a program passing specs never needs.
     const { config: normalized, warnings } = isNormalized(config) ? { config, warnings: [] } : (await import('../config/normalize-config.js')).normalizeConfig(config);
-    const client = new MultiServerClient(normalized, warnings, options);
+    const store = await openCatalogStore(options);
+    const client = new MultiServerClient(normalized, warnings, options, store, await store?.load(normalized.servers));
     try {
       await client.#startAll();
     } catch (error) {
@@ -324,7 +347,8 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
       throw error;
     }
     if (normalized.onServerError === 'throw') {
-      const failures = [...client.#entries.values()].filter((entry) => entry.spec.enabled && entry.state !== 'ready');
+      // Servers left out by `autoStart` are not failures (they stay `closed`).
+      const failures = [...client.#entries.values()].filter((entry) => entry.spec.enabled && entry.state !== 'ready' && entry.state !== 'closed');
       if (failures.length > 0) {
         await client.close();
         throw new SwitchboardError(
@@ -338,7 +362,9 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
   }
 
   async #startAll(): Promise<void> {
-    const entries = [...this.#entries.values()].filter((entry) => entry.spec.enabled);
+    const only = this.#options.autoStart ?? true;
+    const entries = [...this.#entries.values()].filter((entry) => entry.spec.enabled && (only === true || (only !== false && only.includes(entry.spec.name))));
+    for (const entry of this.#entries.values()) if (!entries.includes(entry)) this.#setEntryState(entry, 'closed');
     await Promise.all(entries.map((entry) => this.#start(entry, false)));
     this.#rebuild('reload', undefined, false);
     // Retries start once connect() has its answer, so its result always reflects the first attempt.
@@ -365,6 +391,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     const { config, warnings } = isNormalized(input) ? { config: input, warnings: [] } : (await import('../config/normalize-config.js')).normalizeConfig(input);
     const result: ReconfigureResult = { added: [], removed: [], restarted: [], unchanged: [] };
     const next = new Map<string, ServerEntry>();
+    const known = await this.#catalogStore?.load(config.servers.filter((spec) => JSON.stringify(this.#entries.get(spec.name)?.spec) !== JSON.stringify(spec)));
     for (const spec of config.servers) {
       const current = this.#entries.get(spec.name);
       if (current !== undefined && JSON.stringify(current.spec) === JSON.stringify(spec)) {
@@ -372,7 +399,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
         continue;
       }
       (current === undefined ? result.added : result.restarted).push(spec.name);
-      next.set(spec.name, this.#newEntry(spec));
+      next.set(spec.name, this.#newEntry(spec, known?.get(spec.name)));
     }
     for (const name of this.#entries.keys()) if (!config.servers.some((spec) => spec.name === name)) result.removed.push(name);
     const starting = [...next.values()].filter((entry) => entry.spec.enabled);
@@ -417,6 +444,29 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     this.#setEntryState(entry, 'connecting');
     await this.#start(entry, true);
     return true;
+  }
+
+  /**
+   * Starts an enabled server that was left out by `autoStart` (or retries a failed one now).
+   * Resolves when it is ready or failed; false when the server is unknown, disabled, or already up
+   * or starting.
+   */
+  async startServer(name: string): Promise<boolean> {
+    const entry = this.#entries.get(name);
+    if (entry?.state === 'failed') return this.retryServer(name);
+    if (entry === undefined || entry.connection === undefined || entry.state !== 'closed' || entry.starting !== undefined || this.#closing !== undefined) return false;
+    this.#setEntryState(entry, 'connecting');
+    await this.#start(entry, true);
+    return true;
+  }
+
+  /**
+   * Whose a tool name is, even while its server is not up (named from its last known list): the
+   * server, the tool's name there, and whether it is offered now.
+   */
+  ownerOf(name: string): { server: string; originalName: string; offered: boolean } | undefined {
+    const owner = this.#tools.owner(name);
+    return owner === undefined ? undefined : { server: owner.server, originalName: owner.originalName, offered: !owner.offline };
   }
 
   /** Takes a removed or replaced server out of service: it finishes its running calls, then closes. */
@@ -490,9 +540,16 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
       connection.listResourceTemplates({ timeoutMs }).catch((error: unknown) => this.#optionalListFailed(entry, 'resource templates', error)),
     ]);
     entry.tools = tools;
+    this.#remember(entry);
     entry.prompts = prompts as PromptDefinition[];
     entry.resources = resources as ResourceDefinition[];
     entry.resourceTemplates = resourceTemplates as ResourceTemplateDefinition[];
+  }
+
+  /** The server's tools as listed are now its last known ones (and are written to the catalog cache). */
+  #remember(entry: ServerEntry): void {
+    entry.knownTools = entry.tools;
+    if (this.#catalogStore !== undefined && !entry.retired) void this.#catalogStore.save(entry.spec, entry.tools.map((tool) => tool.name));
   }
 
   #optionalListFailed(entry: ServerEntry, what: string, error: unknown): never[] {
@@ -553,8 +610,10 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
   async #refreshList(entry: ServerEntry, connection: ServerConnection, kind: 'tools' | 'prompts' | 'resources'): Promise<void> {
     if (connection !== entry.connection || this.#closing !== undefined || entry.retired) return;
     try {
-      if (kind === 'tools') entry.tools = await connection.listTools();
-      else if (kind === 'prompts') entry.prompts = await connection.listPrompts();
+      if (kind === 'tools') {
+        entry.tools = await connection.listTools();
+        this.#remember(entry);
+      } else if (kind === 'prompts') entry.prompts = await connection.listPrompts();
       else {
         entry.resources = await connection.listResources();
         entry.resourceTemplates = await connection.listResourceTemplates();
@@ -600,17 +659,12 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
   }
 
   #rebuildCatalogs(reason: ToolsChangedReason, server: string | undefined, announce: boolean, kind: 'tools' | 'prompts' | 'resources' | 'all'): void {
-    const ready = [...this.#entries.values()].filter((entry) => entry.state === 'ready' || entry.state === 'degraded' || entry.state === 'reconnecting');
-    const sourceOf = <T extends { name: string }>(entry: ServerEntry, items: T[]) => ({
-      server: entry.spec.name,
-      prefix: entry.spec.prefix ?? entry.spec.name,
-      items,
-      ...(entry.spec.include === undefined ? {} : { include: entry.spec.include }),
-      ...(entry.spec.exclude === undefined ? {} : { exclude: entry.spec.exclude }),
-    });
+    const ready = [...this.#entries.values()].filter((entry) => isUp(entry.state));
     if (kind === 'all' || kind === 'tools') {
       const previous = this.#tools;
-      this.#tools = RoutedCatalog.build(ready.map((entry) => sourceOf(entry, entry.tools)), this.#config.naming, toCatalogTool, previous, 'tool');
+      // Every enabled server takes part, up or not, so names never depend on which ones are up.
+      const { sources, pending } = toolSources([...this.#entries.values()].map((entry) => ({ spec: entry.spec, live: isUp(entry.state), tools: entry.tools, knownTools: entry.knownTools })));
+      this.#tools = RoutedCatalog.build(sources, this.#config.naming, toCatalogTool, previous, 'tool', { pending });
       // Remember names whose server went down, so calling one says so instead of "no such tool".
       if (ready.length < this.#enabledCount) {
         for (const tool of previous.entries) {
@@ -702,9 +756,9 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
    * with `isError: true` is returned, not thrown; failures throw a SwitchboardError whose message says
    * what happened and whether retrying can help.
    */
-  callTool(name: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<ToolResult> {
+  callTool(name: string, args: Record<string, unknown> = {}, options: ToolCallOptions = {}): Promise<ToolResult> {
     const tool = this.#tools.route(name);
-    if (tool === undefined) return this.#refuse(this.#unknownTool(name));
+    if (tool === undefined || (options.server !== undefined && tool.server !== options.server)) return this.#refuse(this.#unknownTool(name, options.server));
     if (this.#options.validateArguments !== false) {
       // Synchronous for valid arguments of simple schemas and once a schema is compiled.
       const checked = this.#validator.validate(tool.inputSchema, args);
@@ -853,25 +907,12 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     return (await this.prometheusRegistry()).metrics();
   }
 
-  #unknownTool(name: string): SwitchboardError {
-    const downServer = this.#unavailable.get(name);
-    const down = downServer === undefined ? undefined : this.#entries.get(downServer);
-    if (down !== undefined && down.state !== 'ready') {
-      // One line: the reason is for a model to read, not the server's whole stderr.
-      const firstLine = down.lastError?.message.split('\n')[0]?.replace(/; stderr:$/, '').replace(`server "${down.spec.name}" `, '');
-      const reason = firstLine === undefined || firstLine === '' ? '' : ` (${firstLine})`;
-      return new SwitchboardError(ErrorCode.ServerDisconnected, `Tool "${name}" belongs to server "${down.spec.name}", which is ${down.state}${reason}. Retrying may help once it is back.`, {
-        server: down.spec.name,
-        details: { tool: name, retryable: true },
-      });
+  #unknownTool(name: string, server?: string): SwitchboardError {
+    const servers = new Map<string, ServerFacts>();
+    for (const entry of this.#entries.values()) {
+      servers.set(entry.spec.name, { name: entry.spec.name, prefix: entry.spec.prefix ?? entry.spec.name, enabled: entry.spec.enabled, state: entry.state, lastError: entry.lastError });
     }
-    const names = this.#tools.entries.map((tool) => tool.name);
-    const similar = names.filter((candidate) => candidate.endsWith(name) || name.endsWith(candidate) || candidate.includes(name)).slice(0, 5);
-    return new SwitchboardError(
-      ErrorCode.ToolNotFound,
-      `There is no tool named "${name}".${similar.length > 0 ? ` Did you mean ${similar.map((item) => `"${item}"`).join(', ')}?` : ''} Use one of the listed tools.`,
-      { details: { tool: name, retryable: false, ...(similar.length > 0 ? { similar } : {}) } },
-    );
+    return unknownToolError(name, { owner: (candidate) => this.#tools.owner(candidate), tools: this.#tools.entries, servers }, server, this.#unavailable.get(name));
   }
 
   /** Every prompt of every ready server, named like tools. */
@@ -998,6 +1039,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
           }),
           ...this.#retiring,
         ]);
+        await this.#catalogStore?.flush();
       } finally {
         for (const entry of entries) this.#setEntryState(entry, 'closed');
         this.removeAllListeners();
@@ -1012,6 +1054,16 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
 function callDone(entry: ServerEntry): void {
   entry.running--;
   if (entry.running === 0) entry.idle?.();
+}
+
+function isUp(state: ServerState): boolean {
+  return state === 'ready' || state === 'degraded' || state === 'reconnecting';
+}
+
+async function openCatalogStore(options: MultiServerClientOptions): Promise<CatalogStore | undefined> {
+  if (options.catalogCache === undefined || options.catalogCache === false) return undefined;
+  const { CatalogStore } = await import('./catalog-store.js');
+  return new CatalogStore(options.catalogCache, options.logger ?? noopLogger);
 }
 
 function isNormalized(config: ConfigInput): config is SwitchboardConfig {

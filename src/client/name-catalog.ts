@@ -27,6 +27,8 @@ export interface NameSource<T extends { name: string }> {
   /** Prefix used when the server's names need one. */
   prefix: string;
   items: readonly T[];
+  /** The server is not up: its items (last known) take part in naming but are not offered. */
+  offline?: boolean;
   include?: readonly string[];
   exclude?: readonly string[];
 }
@@ -59,6 +61,17 @@ export interface NameReport {
   renames: NameRename[];
   collisions: NameCollision[];
   filtered: Array<{ server: string; originalName: string; by: 'include' | 'exclude' }>;
+  /**
+   * Servers whose tools are not known yet: until they are, every name is prefixed, so that no bare
+   * name handed out now can later belong to one of them.
+   */
+  pending?: string[];
+}
+
+/** Options of {@link nameItems}. */
+export interface NamingOptions {
+  /** Servers whose items are unknown: under `on-conflict` every name is then prefixed. */
+  pending?: readonly string[];
 }
 
 /** True when `name` is acceptable to the major LLM providers as a tool name. */
@@ -98,11 +111,18 @@ export function buildNameCatalog<T extends { name: string }>(
   sources: ReadonlyArray<NameSource<T>>,
   strategy: NamingStrategy,
   kind = 'tool',
+  options: NamingOptions = {},
 ): { items: Array<NamedItem<T>>; report: NameReport } {
   const items: Array<NamedItem<T>> = [];
-  const report = nameItems(sources, strategy, kind, (name, server, originalName, item) => {
-    items.push({ name, server, originalName, item });
-  });
+  const report = nameItems(
+    sources,
+    strategy,
+    kind,
+    (name, server, originalName, item) => {
+      items.push({ name, server, originalName, item });
+    },
+    options,
+  );
   return { items, report };
 }
 
@@ -110,7 +130,8 @@ export function buildNameCatalog<T extends { name: string }>(
 const SEVERAL = -1;
 
 /**
- * {@link buildNameCatalog} without intermediate objects: `emit` receives each item's exposed name.
+ * {@link buildNameCatalog} without intermediate objects: `emit` receives each item's exposed name,
+ * and its prefixed form (the name it has when prefixed: it routes to the item whatever the strategy).
  * This runs on every `list_changed`, for every tool of every server, so it keeps to arrays, one map
  * of base names and one set of taken names.
  */
@@ -118,9 +139,12 @@ export function nameItems<T extends { name: string }>(
   sources: ReadonlyArray<NameSource<T>>,
   strategy: NamingStrategy,
   kind: string,
-  emit: (name: string, server: string, originalName: string, item: T) => void,
+  emit: (name: string, server: string, originalName: string, item: T, prefixed: string, offline: boolean) => void,
+  options: NamingOptions = {},
 ): NameReport {
   const report: NameReport = { strategy, renames: [], collisions: [], filtered: [] };
+  const pending = strategy === 'on-conflict' && options.pending !== undefined && options.pending.length > 0;
+  if (pending) report.pending = [...(options.pending ?? [])];
   const keptItems: T[][] = [];
   const keptBases: string[][] = [];
   // Which source first offered a base name, or SEVERAL; only needed when names can collide.
@@ -132,9 +156,11 @@ export function nameItems<T extends { name: string }>(
     const itemsOfSource: T[] = [];
     const basesOfSource: string[] = [];
     for (const item of source.items) {
-      if (include !== undefined && !include(item.name)) report.filtered.push({ server: source.server, originalName: item.name, by: 'include' });
-      else if (exclude?.(item.name) === true) report.filtered.push({ server: source.server, originalName: item.name, by: 'exclude' });
-      else {
+      if (include !== undefined && !include(item.name)) {
+        if (source.offline !== true) report.filtered.push({ server: source.server, originalName: item.name, by: 'include' });
+      } else if (exclude?.(item.name) === true) {
+        if (source.offline !== true) report.filtered.push({ server: source.server, originalName: item.name, by: 'exclude' });
+      } else {
         const base = sanitizeName(item.name);
         itemsOfSource.push(item);
         basesOfSource.push(base);
@@ -174,14 +200,15 @@ export function nameItems<T extends { name: string }>(
     const source = sources[index] as NameSource<T>;
     const itemsOfSource = keptItems[index] as T[];
     const basesOfSource = keptBases[index] as string[];
-    const prefix = strategy === 'none' ? '' : `${sanitizeName(source.prefix)}${PREFIX_SEPARATOR}`;
+    const serverPrefix = `${sanitizeName(source.prefix)}${PREFIX_SEPARATOR}`;
+    const prefix = strategy === 'none' ? '' : serverPrefix;
     for (let position = 0; position < itemsOfSource.length; position++) {
       const item = itemsOfSource[position] as T;
       const base = basesOfSource[position] as string;
       let reasons: RenameReason[] | undefined;
       let name = base;
       if (base !== item.name) reasons = ['sanitized'];
-      if (strategy === 'prefix' || (strategy === 'on-conflict' && owner?.get(base) === SEVERAL)) {
+      if (strategy === 'prefix' || (strategy === 'on-conflict' && (pending || owner?.get(base) === SEVERAL))) {
         name = prefix + base;
         (reasons ??= []).push('prefixed');
       }
@@ -195,8 +222,10 @@ export function nameItems<T extends { name: string }>(
         (reasons ??= []).push('deduplicated');
       }
       taken.add(name);
-      emit(name, source.server, item.name, item);
-      if (reasons !== undefined) report.renames.push({ server: source.server, originalName: item.name, name, reasons });
+      let prefixed = serverPrefix + base;
+      if (prefixed.length > MAX_NAME_LENGTH) prefixed = `${prefixed.slice(0, MAX_NAME_LENGTH - HASH_LENGTH - 1)}_${nameHash(source.server, item.name)}`;
+      emit(name, source.server, item.name, item, prefixed, source.offline === true);
+      if (reasons !== undefined && source.offline !== true) report.renames.push({ server: source.server, originalName: item.name, name, reasons });
     }
   }
   return report;

@@ -3,10 +3,13 @@
  * A versioned, immutable set of named items with its routing table. A name given out earlier keeps
  * routing after a rebuild renames its item (e.g. `read_file` becomes `fs__read_file` when a second
  * server adds `read_file`): it stays as an alias while its item exists and nothing else claims it.
+ * Every item's prefixed form (`fs__read_file`) routes to it too, whatever the strategy chose. Items
+ * of servers that are not up (their last known lists) are named like the others, so names never
+ * depend on which servers are up, but are not offered: {@link RoutedCatalog.owner} tells whose they are.
  */
 
 import type { NamingStrategy } from '../config/server-spec.js';
-import { nameItems, type NameReport, type NameSource } from './name-catalog.js';
+import { nameItems, type NameReport, type NameSource, type NamingOptions } from './name-catalog.js';
 
 /** An entry: exposed name, owning server, original name. */
 export interface RoutedEntry {
@@ -31,19 +34,30 @@ export class RoutedCatalog<E extends RoutedEntry> {
   /** Entries by server, then original name: built once, used by the next build and by diffs. */
   readonly #byOrigin: Map<string, Map<string, E>>;
   readonly #aliases: Map<string, E>;
+  /** Prefixed forms of live items, and names of items whose server is not up. */
+  readonly #more: { prefixed: Map<string, E>; offline: Map<string, RoutedEntry> };
 
-  private constructor(version: number, entries: E[], report: NameReport, byName: Map<string, E>, byOrigin: Map<string, Map<string, E>>, aliases: Map<string, E>) {
+  private constructor(
+    version: number,
+    entries: E[],
+    report: NameReport,
+    byName: Map<string, E>,
+    byOrigin: Map<string, Map<string, E>>,
+    aliases: Map<string, E>,
+    more: { prefixed: Map<string, E>; offline: Map<string, RoutedEntry> },
+  ) {
     this.version = version;
     this.entries = entries;
     this.report = report;
     this.#byName = byName;
     this.#byOrigin = byOrigin;
     this.#aliases = aliases;
+    this.#more = more;
   }
 
   /** An empty catalog. */
   static empty<E extends RoutedEntry>(strategy: NamingStrategy): RoutedCatalog<E> {
-    return new RoutedCatalog<E>(0, [], { strategy, renames: [], collisions: [], filtered: [] }, new Map(), new Map(), new Map());
+    return new RoutedCatalog<E>(0, [], { strategy, renames: [], collisions: [], filtered: [] }, new Map(), new Map(), new Map(), { prefixed: new Map(), offline: new Map() });
   }
 
   /**
@@ -57,14 +71,23 @@ export class RoutedCatalog<E extends RoutedEntry> {
     toEntry: (named: { name: string; server: string; originalName: string; item: T }) => E,
     previous?: RoutedCatalog<E>,
     kind = 'tool',
+    options: NamingOptions = {},
   ): RoutedCatalog<E> {
     const entries: E[] = [];
     const byName = new Map<string, E>();
     const byOrigin = new Map<string, Map<string, E>>();
+    const more = { prefixed: new Map<string, E>(), offline: new Map<string, RoutedEntry>() };
     let ofServer: Map<string, E> | undefined;
     let ofServerName: string | undefined;
-    const report = nameItems(sources, strategy, kind, (name, server, originalName, item) => {
+    const report = nameItems(sources, strategy, kind, (name, server, originalName, item, prefixed, offline) => {
+      if (offline) {
+        const known = { name, server, originalName };
+        more.offline.set(name, known);
+        if (prefixed !== name && !more.offline.has(prefixed)) more.offline.set(prefixed, known);
+        return;
+      }
       const entry = toEntry({ name, server, originalName, item });
+      if (prefixed !== name) more.prefixed.set(prefixed, entry);
       entries.push(entry);
       byName.set(name, entry);
       if (server !== ofServerName) {
@@ -76,7 +99,7 @@ export class RoutedCatalog<E extends RoutedEntry> {
         }
       }
       ofServer?.set(originalName, entry);
-    });
+    }, options);
     const aliases = new Map<string, E>();
     if (previous !== undefined) {
       const keep = (name: string, old: E): void => {
@@ -88,12 +111,23 @@ export class RoutedCatalog<E extends RoutedEntry> {
       // A name that still routes to the same origin needs no alias (the common case of a re-list).
       for (const [name, old] of previous.#byName) if (!byName.has(name)) keep(name, old);
     }
-    return new RoutedCatalog(previous === undefined ? 1 : previous.version + 1, entries, report, byName, byOrigin, aliases);
+    return new RoutedCatalog(previous === undefined ? 1 : previous.version + 1, entries, report, byName, byOrigin, aliases, more);
   }
 
-  /** The entry an exposed name (or a still-valid earlier name) routes to. */
+  /** The entry an exposed name (a still-valid earlier name, or an item's prefixed form) routes to. */
   route(name: string): E | undefined {
-    return this.#byName.get(name) ?? this.#aliases.get(name);
+    return this.#byName.get(name) ?? this.#aliases.get(name) ?? this.#more.prefixed.get(name);
+  }
+
+  /**
+   * Whose a name is: a routable entry, else the item of a server that is not up (`offline`), named
+   * from its last known list.
+   */
+  owner(name: string): (RoutedEntry & { offline: boolean }) | undefined {
+    const live = this.route(name);
+    if (live !== undefined) return { name: live.name, server: live.server, originalName: live.originalName, offline: false };
+    const offline = this.#more.offline.get(name);
+    return offline === undefined ? undefined : { ...offline, offline: true };
   }
 
   /** Entries of one server. */

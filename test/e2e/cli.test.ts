@@ -227,12 +227,13 @@ test('--debug prints every JSON-RPC message tagged with the server, with secrets
   expect(run.code, run.stderr).toBe(0);
   expect(run.stderr).toMatch(/debug \[sink\] → .*"method":"initialize"/);
   expect(run.stderr).toMatch(/debug \[sink\] ← .*"protocolVersion":"2025-11-25"/);
-  expect(run.stderr).toMatch(/debug \[remote\] http request .*"authorization":"\[redacted\]"/i);
   expect(run.stderr).toMatch(/debug \[sink\] spawning server .*envKeys=\["SINK_TOKEN"\]/);
   expect(run.stderr).not.toContain(secret);
-  // MCP_LOG_LEVEL=debug does the same.
+  // MCP_LOG_LEVEL=debug does the same (`tools` starts every server; a `call` may start only the tool's).
   const viaEnv = await runCli(['tools', '--config', config], { env: { MCP_LOG_LEVEL: 'debug' } });
   expect(viaEnv.stderr).toMatch(/debug \[sink\] → /);
+  expect(viaEnv.stderr).toMatch(/debug \[remote\] http request .*"authorization":"\[redacted\]"/i);
+  expect(viaEnv.stderr).not.toContain(secret);
 });
 
 test('switchboard stats --call measures a tool: counts, error rate, percentiles', async () => {

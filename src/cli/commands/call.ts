@@ -11,6 +11,7 @@ import type { ContentItem, ToolResult } from '../../result/tool-result.js';
 import { CliExit, ExitCode, usageError } from '../cli-error.js';
 import { connectForCli } from '../connect-config.js';
 import { withTimeoutFlagHint } from '../timeout-flag-hint.js';
+import { startForCall } from '../start-for-call.js';
 import { style, writeDiagnostic, writeJson, writeResult } from '../output.js';
 
 /** Options of {@link call}. */
@@ -34,11 +35,15 @@ export async function call(options: CallCommandOptions): Promise<void> {
   if (options.timeout !== undefined && (!Number.isFinite(options.timeout) || options.timeout <= 0)) {
     throw usageError(`--timeout must be a positive number of seconds, got ${String(options.timeout)}`);
   }
-  const client = await connectForCli(options);
+  // Only the server that owns the tool starts, when the catalog cache knows it.
+  const client = await connectForCli(options, { start: false });
   try {
+    const server = options.server?.length === 1 ? options.server[0] : undefined;
+    await startForCall(client, options.tool, server);
     let result: ToolResult;
     try {
       result = await client.callTool(options.tool, args, {
+        ...(server === undefined ? {} : { server }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
         ...(options.timeout === undefined ? {} : { timeoutMs: options.timeout * 1000 }),
         onProgress: (progress) =>

@@ -14,7 +14,7 @@ import type { MultiServerClient } from '../../client/multi-server-client.js';
 import { ConfigError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { CliExit, ExitCode, usageError } from '../cli-error.js';
-import { loadConfigForCli } from '../connect-config.js';
+import { catalogCacheDir, loadConfigForCli } from '../connect-config.js';
 import { style, writeDiagnostic, writeResult, writeText } from '../output.js';
 import type { ChatEvent, ChatSession } from '../chat/chat-session.js';
 import { describeModelError, resolveModelEndpoint, type ModelEndpoint } from '../chat/model-endpoint.js';
@@ -44,11 +44,12 @@ export async function chat(options: ChatOptions): Promise<void> {
   if (options.once !== undefined && options.once.trim() === '') throw usageError('--once needs a question, e.g. --once "what files are in the sandbox?"');
   const endpoint = await resolveModelEndpoint(options.model === undefined ? {} : { model: options.model }, options.env ?? process.env);
   const { ChatSession } = await loadSession();
-  const { config } = await loadConfigForCli(options);
+  const { config, source } = await loadConfigForCli(options);
   if (config.servers.every((spec) => !spec.enabled)) throw new ConfigError([{ path: 'mcpServers', message: 'every server is disabled' }]);
   const { MultiServerClient } = await import('../../client/multi-server-client.js');
   // Unlike the one-shot commands, a chat lasts: servers that fail or die are retried in the background.
-  const client = await MultiServerClient.connect(config, { logger: options.logger });
+  // The catalog cache keeps the names the model sees the same whichever servers are up.
+  const client = await MultiServerClient.connect(config, { logger: options.logger, catalogCache: catalogCacheDir(source) });
   const session = new ChatSession({ client, endpoint, ...(options.system === undefined ? {} : { systemPrompt: options.system }) });
   try {
     announce(client, endpoint, options.once === undefined);

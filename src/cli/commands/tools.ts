@@ -20,7 +20,8 @@ export interface ToolsOptions {
 export async function tools(options: ToolsOptions): Promise<void> {
   const client = await connectForCli(options);
   try {
-    const servers = client.status().filter((status) => status.enabled);
+    // With --server, only those servers started; names are still those of the whole config.
+    const servers = client.status().filter((status) => status.enabled && (options.server === undefined || options.server.length === 0 || options.server.includes(status.name)));
     const list = client.listTools();
     const report = client.catalogReport().tools;
     if (options.json === true) {
@@ -41,7 +42,7 @@ export async function tools(options: ToolsOptions): Promise<void> {
           inputSchema: tool.inputSchema,
           ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
         })),
-        catalog: { strategy: report.strategy, renames: report.renames, collisions: report.collisions, filtered: report.filtered },
+        catalog: { strategy: report.strategy, renames: report.renames, collisions: report.collisions, filtered: report.filtered, ...(report.pending === undefined ? {} : { pending: report.pending }) },
       });
     } else {
       const lines: string[] = [style.bold('Servers', true)];
@@ -59,8 +60,9 @@ export async function tools(options: ToolsOptions): Promise<void> {
         const description = (tool.description ?? '').replace(/^\[[^\]]*\] ?/, '').split('\n')[0] ?? '';
         lines.push(`  ${tool.name.padEnd(nameWidth)}  ${style.dim(origin, true)}  ${description.slice(0, 80)}`);
       }
-      if (report.collisions.length > 0 || report.renames.length > 0) {
+      if (report.collisions.length > 0 || report.renames.length > 0 || report.pending !== undefined) {
         lines.push('', style.bold('Naming', true));
+        if (report.pending !== undefined) lines.push(`  every name is prefixed until the tools of ${report.pending.join(', ')} are known (once it starts; or disable it)`);
         for (const collision of report.collisions) lines.push(`  "${collision.name}" is offered by ${collision.servers.join(', ')}`);
         for (const rename of report.renames) lines.push(`  ${rename.server}: ${rename.originalName} → ${rename.name} (${rename.reasons.join(', ')})`);
       }

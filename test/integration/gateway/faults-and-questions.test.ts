@@ -41,7 +41,8 @@ describe('one bad upstream among good ones', () => {
     const client = await connectV2(gateway.mcpUrl, gateway.adminToken, 'legacy');
     try {
       const names = (await client.listTools()).tools.map((tool) => tool.name);
-      expect(names).toEqual(expect.arrayContaining(['echo', 'sleep', 'hang']));
+      // stuck's tools were never known: names stay prefixed, so none can later become stuck's.
+      expect(names).toEqual(expect.arrayContaining(['sink__echo', 'sink__sleep', 'hanging__hang']));
       const { servers } = (await (await gateway.api('/api/servers')).json()) as { servers: Array<{ name: string; state: string; error?: { code: string; message: string } }> };
       expect(servers.find((server) => server.name === 'stuck')).toMatchObject({ state: 'failed', error: { code: 'SERVER_START_FAILED', message: expect.stringMatching(/did not finish starting within 1000 ms|timed out|within/) } });
       expect(servers.find((server) => server.name === 'sink')?.state).toBe('ready');
@@ -54,9 +55,9 @@ describe('one bad upstream among good ones', () => {
     const client = await connectV2(gateway.mcpUrl, gateway.adminToken, 'legacy');
     try {
       const controller = new AbortController();
-      const hung = client.callTool({ name: 'hang', arguments: {} }, { signal: controller.signal });
+      const hung = client.callTool({ name: 'hanging__hang', arguments: {} }, { signal: controller.signal });
       await waitFor(() => gateway.running.gateway.calls.size === 1, WAIT_MS, 'the hanging call to start');
-      const answers = await Promise.all(Array.from({ length: 5 }, (_, index) => client.callTool({ name: 'echo', arguments: { message: `still here ${index}` } })));
+      const answers = await Promise.all(Array.from({ length: 5 }, (_, index) => client.callTool({ name: 'sink__echo', arguments: { message: `still here ${index}` } })));
       expect(answers.map((answer) => (answer.content as Array<{ text: string }>)[0]?.text)).toEqual([0, 1, 2, 3, 4].map((index) => `still here ${index}`));
       controller.abort(new Error('giving up'));
       await expect(hung).rejects.toThrow();
