@@ -48,10 +48,11 @@ function askPlain(question: string, input: NodeJS.ReadStream, output: NodeJS.Wri
 
 /** Reads one line in raw mode, echoing `*` per character (the value never reaches the screen). */
 function askMasked(question: string, input: NodeJS.ReadStream, output: NodeJS.WriteStream): Promise<string> {
-  output.write(question);
+  // Raw mode (no echo) before the question: an answer typed as soon as the question shows must never echo.
   const wasRaw = input.isRaw;
   input.setRawMode(true);
   input.resume();
+  output.write(question);
   let value = '';
   return new Promise<string>((resolve, reject) => {
     const finish = (error?: CliExit): void => {
