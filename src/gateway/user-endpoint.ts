@@ -42,7 +42,6 @@ export class UserEndpoint implements AggregatedServerHost {
   readonly sessions = new Set<DownstreamSession>();
   readonly conversations = new CallConversations();
   readonly #options: UserEndpointOptions;
-  readonly #upstreamSubscriptions = new Map<string, number>();
   #client: UserClient | undefined;
   #unbind: (() => void) | undefined;
   #modern: McpHttpHandler | undefined;
@@ -102,7 +101,6 @@ export class UserEndpoint implements AggregatedServerHost {
     this.#unbind?.();
     this.#unbind = undefined;
     this.#client = undefined;
-    this.#upstreamSubscriptions.clear();
   }
 
   /** The 2026-07-28 handler of this user (created on first use). */
@@ -120,31 +118,14 @@ export class UserEndpoint implements AggregatedServerHost {
     return this.sessions.size === 0 && this.#modern === undefined;
   }
 
+  /** Subscribes the user's client to an upstream resource (the client counts subscribers and subscribes again after restarts). */
   async subscribe(resource: UpstreamResource, signal: AbortSignal): Promise<void> {
-    const key = subscriptionKey(resource);
-    const count = this.#upstreamSubscriptions.get(key) ?? 0;
-    if (count === 0) {
-      const connection = this.client().connection(resource.server);
-      if (connection === undefined) throw new SwitchboardError(ErrorCode.ServerNotFound, `server "${resource.server}" is not connected`, { server: resource.server });
-      await connection.request('resources/subscribe', { uri: resource.uri }, { signal });
-    }
-    this.#upstreamSubscriptions.set(key, count + 1);
+    await this.client().subscribeResource(resource.uri, { server: resource.server, signal });
   }
 
   async unsubscribe(resource: UpstreamResource): Promise<void> {
-    const key = subscriptionKey(resource);
-    const count = this.#upstreamSubscriptions.get(key) ?? 0;
-    if (count > 1) {
-      this.#upstreamSubscriptions.set(key, count - 1);
-      return;
-    }
-    this.#upstreamSubscriptions.delete(key);
-    if (count === 0) return;
-    // Best effort: the upstream may be gone, and nobody waits for this answer.
-    await this.#client
-      ?.connection(resource.server)
-      ?.request('resources/unsubscribe', { uri: resource.uri }, { timeoutMs: 5_000 })
-      .catch((error: unknown) => this.logger.debug('unsubscribing upstream failed', { server: resource.server, error: String(error) }));
+    // Best effort: the client may be gone, and nobody waits for this answer.
+    await this.#client?.unsubscribeResource(resource.uri, { server: resource.server }).catch((error: unknown) => this.logger.debug('unsubscribing upstream failed', { server: resource.server, error: String(error) }));
   }
 
   /** Adds a long-lived session. */
@@ -208,8 +189,4 @@ export class UserEndpoint implements AggregatedServerHost {
       session.server.sendLoggingMessage({ level: event.level, data: event.data, logger }).catch(() => {});
     }
   }
-}
-
-function subscriptionKey(resource: UpstreamResource): string {
-  return `${resource.server}\n${resource.uri}`;
 }

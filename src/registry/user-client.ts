@@ -9,6 +9,7 @@
  */
 
 import { MultiServerClient, type CatalogPrompt, type CatalogResource, type CatalogResourceTemplate, type CatalogTool, type MultiServerClientEvents, type MultiServerClientOptions, type ServerStatus } from '../client/multi-server-client.js';
+import type { SubscribedResource } from '../client/resource-subscriptions.js';
 import type { ServerSpec } from '../config/server-spec.js';
 import type { CallOptions, ServerConnection, ServerConnectionOptions } from '../connection/server-connection.js';
 import type { GetPromptResult, ReadResourceResult } from '../connection/mcp-types.js';
@@ -179,6 +180,17 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
 
   listResourceTemplates(): CatalogResourceTemplate[] {
     return this.#current.client.listResourceTemplates();
+  }
+
+  /** Subscribes to a resource's updates, kept across restarts (see {@link MultiServerClient.subscribeResource}). */
+  subscribeResource(uri: string, options: { server?: string; signal?: AbortSignal } = {}): Promise<SubscribedResource> {
+    const { client, disclosure } = this.#current;
+    return client.subscribeResource(uri, options).catch((error: unknown) => Promise.reject(disclosure.error(error)));
+  }
+
+  /** Ends one subscription (see {@link MultiServerClient.unsubscribeResource}). */
+  unsubscribeResource(uri: string, options: { server?: string } = {}): Promise<boolean> {
+    return this.#current.client.unsubscribeResource(uri, options);
   }
 
   /** Tries a failed server again now (see {@link MultiServerClient.retryServer}). */

@@ -1,0 +1,74 @@
+/**
+ * A downstream client's resource subscription through the gateway outlives the upstream: after the
+ * upstream server process is killed and restarted, `notifications/resources/updated` still arrives.
+ */
+import { resolve } from 'node:path';
+import type { Client as V2Client } from '@modelcontextprotocol/client';
+import { describe, expect, test } from 'vitest';
+import { FIXTURES } from '../../helpers/fixtures.js';
+import { connectV2, startTestGateway } from '../../helpers/gateway.js';
+import { EVENT_TIMEOUT_MS, nextEvent } from '../../helpers/next-event.js';
+
+const SUBSCRIPTION_SERVER = resolve(FIXTURES, 'subscription-server.mjs');
+
+/** Bounded waits for the client's next `notifications/resources/updated` of a URI; `stop()` ends the waits. */
+function updatesOf(client: V2Client): { next(uri: string): Promise<void>; stop(): void } {
+  const waiting: Array<{ uri: string; resolve: () => void; timer: NodeJS.Timeout }> = [];
+  client.setNotificationHandler('notifications/resources/updated', (notification) => {
+    for (const waiter of waiting.filter((item) => item.uri === notification.params.uri)) {
+      waiting.splice(waiting.indexOf(waiter), 1);
+      waiter.resolve();
+    }
+  });
+  return {
+    next: (uri) =>
+      new Promise((resolveUpdate, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no notifications/resources/updated for ${uri} within ${EVENT_TIMEOUT_MS} ms`)), EVENT_TIMEOUT_MS);
+        waiting.push({ uri, resolve: () => (clearTimeout(timer), resolveUpdate()), timer });
+      }),
+    stop: () => {
+      for (const waiter of waiting.splice(0)) clearTimeout(waiter.timer);
+    },
+  };
+}
+
+const textOf = (result: unknown): string => {
+  const content = (result as { content?: Array<{ type: string; text?: string }> }).content;
+  return content?.[0]?.text ?? '';
+};
+
+describe('resource subscriptions through the gateway', () => {
+  test('2025 session: a subscription survives an upstream restart', async () => {
+    const gateway = await startTestGateway({ servers: { watch: { command: process.execPath, args: [SUBSCRIPTION_SERVER], restart: { delay: '50ms' } } } });
+    const lease = await gateway.running.gateway.pool.acquire(gateway.admin);
+    const client = await connectV2(gateway.mcpUrl, gateway.adminToken, 'legacy');
+    const updates = updatesOf(client);
+    try {
+      await client.subscribeResource({ uri: 'watch://a' });
+      const first = updates.next('watch://a');
+      expect(textOf(await client.callTool({ name: 'touch', arguments: { uri: 'watch://a' } }))).toBe('sent');
+      await first;
+
+      const pid = lease.client.status().find((server) => server.name === 'watch')?.pid;
+      expect(pid).toBeTypeOf('number');
+      const back = nextEvent(lease.client, 'tools-changed', (event) => event.reason === 'server-up' && event.server === 'watch');
+      process.kill(pid as number, 'SIGKILL');
+      await back;
+      expect(lease.client.status().find((server) => server.name === 'watch')?.pid).not.toBe(pid);
+
+      // The restarted process has a fresh session: the gateway must have subscribed again.
+      const second = updates.next('watch://a');
+      expect(textOf(await client.callTool({ name: 'touch', arguments: { uri: 'watch://a' } }))).toBe('sent');
+      await second;
+
+      // Unsubscribing downstream (the last subscriber) unsubscribes upstream.
+      await client.unsubscribeResource({ uri: 'watch://a' });
+      expect(textOf(await client.callTool({ name: 'subscribed', arguments: {} }))).toBe('');
+    } finally {
+      updates.stop();
+      lease.release();
+      await client.close();
+      await gateway.close();
+    }
+  });
+});
