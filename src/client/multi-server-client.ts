@@ -1009,6 +1009,17 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     return entry.connection;
   }
 
+  /** A server's instructions from its handshake, while it is up. */
+  instructions(server: string): string | undefined {
+    const entry = this.#entries.get(server);
+    return entry !== undefined && isUp(entry.state) ? entry.connection?.instructions : undefined;
+  }
+
+  /** Sends `completion/complete` to a server (its `ref` as that server names it); resolves with the server's answer as sent. */
+  async complete(server: string, params: Record<string, unknown>, options: CallOptions = {}): Promise<unknown> {
+    return this.#connectionOf(server).request('completion/complete', params, options);
+  }
+
   /** The live connection of a server (for protocol features this class does not wrap). */
   connection(server: string): ServerConnection | undefined {
     return this.#entries.get(server)?.connection;

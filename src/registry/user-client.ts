@@ -193,6 +193,17 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
     return this.#current.client.unsubscribeResource(uri, options);
   }
 
+  /** A server's instructions (see {@link MultiServerClient.instructions}). */
+  instructions(server: string): string | undefined {
+    return this.#current.client.instructions(server);
+  }
+
+  /** `completion/complete` on one server (see {@link MultiServerClient.complete}). */
+  complete(server: string, params: Record<string, unknown>, options: CallOptions = {}): Promise<unknown> {
+    const { client, disclosure } = this.#current;
+    return client.complete(server, params, options).catch((error: unknown) => Promise.reject(disclosure.error(error)));
+  }
+
   /** Tries a failed server again now (see {@link MultiServerClient.retryServer}). */
   retryServer(name: string): Promise<boolean> {
     return this.#current.client.retryServer(name);

@@ -1,6 +1,7 @@
 /**
  * A downstream client's resource subscription through the gateway outlives the upstream: after the
  * upstream server process is killed and restarted, `notifications/resources/updated` still arrives.
+ * Completions and instructions come from the owning server through the client too.
  */
 import { resolve } from 'node:path';
 import type { Client as V2Client } from '@modelcontextprotocol/client';
@@ -67,6 +68,19 @@ describe('resource subscriptions through the gateway', () => {
     } finally {
       updates.stop();
       lease.release();
+      await client.close();
+      await gateway.close();
+    }
+  });
+
+  test('completions and instructions reach the downstream client from the server that owns them', async () => {
+    const gateway = await startTestGateway({ servers: { watch: { command: process.execPath, args: [SUBSCRIPTION_SERVER] } } });
+    const client = await connectV2(gateway.mcpUrl, gateway.adminToken, 'legacy');
+    try {
+      expect(client.getInstructions()).toBe('[watch] Touch a subscribed resource to hear of it.');
+      const completion = await client.complete({ ref: { type: 'ref/resource', uri: 'watch://item/{id}' }, argument: { name: 'id', value: '12' } });
+      expect(completion.completion.values).toEqual(['12', '123']);
+    } finally {
       await client.close();
       await gateway.close();
     }
