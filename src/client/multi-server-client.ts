@@ -975,6 +975,11 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     return resource === undefined ? Promise.resolve(false) : this.#subscriptions.remove(resource, entry !== undefined && isUp(entry.state) ? entry.connection : undefined);
   }
 
+  /** The resources subscribed to now, with their subscriber counts (to carry them over to a client that replaces this one). */
+  resourceSubscriptions(): Array<SubscribedResource & { subscribers: number }> {
+    return this.#subscriptions.list();
+  }
+
   /** The server of a resource URI and the URI as that server names it. */
   async #resourceOf(uri: string, server: string | undefined): Promise<SubscribedResource> {
     const listed = this.#resources.get(uri);

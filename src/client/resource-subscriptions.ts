@@ -84,6 +84,11 @@ export class ResourceSubscriptions {
     return servers.length === 1 && servers[0] !== undefined ? { server: servers[0], uri } : undefined;
   }
 
+  /** Every subscribed resource with its number of subscribers. */
+  list(): Array<SubscribedResource & { subscribers: number }> {
+    return [...this.#servers].flatMap(([server, uris]) => [...uris].map(([uri, subscription]) => ({ server, uri, subscribers: subscription.subscribers })));
+  }
+
   /** The subscribed URIs of `server`. */
   uris(server: string): string[] {
     return [...(this.#servers.get(server)?.keys() ?? [])];

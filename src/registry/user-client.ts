@@ -9,6 +9,7 @@
  */
 
 import { MultiServerClient, type CatalogPrompt, type CatalogResource, type CatalogResourceTemplate, type CatalogTool, type MultiServerClientEvents, type MultiServerClientOptions, type ServerStatus } from '../client/multi-server-client.js';
+import { carryResourceSubscriptions } from '../client/carry-resource-subscriptions.js';
 import type { SubscribedResource } from '../client/resource-subscriptions.js';
 import type { ServerSpec } from '../config/server-spec.js';
 import type { CallOptions, ServerConnection, ServerConnectionOptions } from '../connection/server-connection.js';
@@ -277,6 +278,8 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
     if (signatureOf(config) === this.#current.signature) return false;
     if (reconfigurableInPlace(this.#current.config, config)) return this.#reconfigure(config);
     const next = await connectGeneration(config, this.#options);
+    // The new client is subscribed before it serves: the subscribers of the old one carry on.
+    await carryResourceSubscriptions(this.#current.client, next.client, this.#logger);
     if (this.#closing !== undefined) {
       await closeGeneration(next);
       return false;

@@ -73,6 +73,34 @@ describe('resource subscriptions through the gateway', () => {
     }
   });
 
+  test('2025 session: a subscription survives the user\'s client being replaced (a tenant policy change)', async () => {
+    const gateway = await startTestGateway({ servers: { watch: { command: process.execPath, args: [SUBSCRIPTION_SERVER] } } });
+    // A tenant: the policy applies to them (not to administrators).
+    const { user, token } = await gateway.addUser('carol');
+    const lease = await gateway.running.gateway.pool.acquire(user);
+    const client = await connectV2(gateway.mcpUrl, token, 'legacy');
+    const updates = updatesOf(client);
+    try {
+      await client.subscribeResource({ uri: 'watch://a' });
+      const inner = lease.client.client;
+      const pid = lease.client.status()[0]?.pid;
+      const replaced = nextEvent(lease.client, 'tools-changed', (event) => event.reason === 'reload');
+      // A policy change cannot be applied in place: a new client with new server processes replaces the old one.
+      await gateway.registry.setPolicy({ allowAddresses: ['10.0.0.0/8'] });
+      await replaced;
+      expect(lease.client.client).not.toBe(inner);
+      expect(lease.client.status()[0]?.pid).not.toBe(pid);
+      const update = updates.next('watch://a');
+      expect(textOf(await client.callTool({ name: 'touch', arguments: { uri: 'watch://a' } }))).toBe('sent');
+      await update;
+    } finally {
+      updates.stop();
+      lease.release();
+      await client.close();
+      await gateway.close();
+    }
+  });
+
   test('completions and instructions reach the downstream client from the server that owns them', async () => {
     const gateway = await startTestGateway({ servers: { watch: { command: process.execPath, args: [SUBSCRIPTION_SERVER] } } });
     const client = await connectV2(gateway.mcpUrl, gateway.adminToken, 'legacy');
