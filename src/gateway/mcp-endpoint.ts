@@ -19,6 +19,7 @@ import type { UserClient } from '../registry/user-client.js';
 import type { CallTracker } from './call-tracker.js';
 import { mcpErrorResponse } from './http-error.js';
 import { LegacySession } from './legacy-session.js';
+import { MAX_LISTENED_RESOURCES, listenedResources } from './listened-resources.js';
 import { isStreaming, onResponseEnd, type ExchangeEndHook } from './on-response-end.js';
 import { UserEndpoint } from './user-endpoint.js';
 import type { UserSlots } from './user-slots.js';
@@ -148,18 +149,28 @@ export class McpEndpoint {
       }
       return this.#openSession(request, user, onEnd, parsedBody);
     }
+    const listened = listenedResources(parsedBody?.value);
+    if (listened.length > MAX_LISTENED_RESOURCES) {
+      return mcpErrorResponse(new SwitchboardError(ErrorCode.InvalidArgument, `subscriptions/listen asks for ${listened.length} resources; at most ${MAX_LISTENED_RESOURCES} are allowed per stream: open several streams`));
+    }
     const lease = await this.#options.lease(user);
     const endpoint = this.endpointOf(user);
     endpoint.bind(lease.client);
+    // The upstreams are subscribed before the stream is acknowledged, and unsubscribed when it ends.
+    const unlisten = listened.length === 0 ? undefined : await endpoint.listen(listened);
+    const ended = (): void => {
+      unlisten?.();
+      lease.release();
+    };
     let response: Response;
     try {
       response = await endpoint.modern().fetch(request, parsedBody === undefined ? undefined : { parsedBody: parsedBody.value });
     } catch (error) {
-      lease.release();
+      ended();
       throw error;
     }
-    if (isStreaming(response)) onEnd(() => lease.release());
-    else lease.release();
+    if (isStreaming(response)) onEnd(ended);
+    else ended();
     return response;
   }
 

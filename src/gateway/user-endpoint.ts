@@ -42,6 +42,8 @@ export class UserEndpoint implements AggregatedServerHost {
   readonly sessions = new Set<DownstreamSession>();
   readonly conversations = new CallConversations();
   readonly #options: UserEndpointOptions;
+  /** Resources 2026-07-28 listen streams asked for: upstream (server, URI) → URI as the client knows it → streams. */
+  readonly #listened = new Map<string, Map<string, number>>();
   #client: UserClient | undefined;
   #unbind: (() => void) | undefined;
   #modern: McpHttpHandler | undefined;
@@ -128,6 +130,39 @@ export class UserEndpoint implements AggregatedServerHost {
     await this.#client?.unsubscribeResource(resource.uri, { server: resource.server }).catch((error: unknown) => this.logger.debug('unsubscribing upstream failed', { server: resource.server, error: String(error) }));
   }
 
+  /**
+   * A 2026-07-28 `subscriptions/listen` stream wants updates of `uris` (as the client knows them): the
+   * user's client subscribes upstream (a URI no server offers is only logged). The returned function
+   * ends that, once the stream has ended.
+   */
+  async listen(uris: readonly string[]): Promise<() => void> {
+    const client = this.client();
+    const held: Array<{ exposed: string; upstream: UpstreamResource }> = [];
+    await Promise.all(
+      uris.map(async (exposed) => {
+        try {
+          const upstream = await client.subscribeResource(exposed);
+          const streams = this.#listened.get(subscriptionKey(upstream)) ?? new Map<string, number>();
+          streams.set(exposed, (streams.get(exposed) ?? 0) + 1);
+          this.#listened.set(subscriptionKey(upstream), streams);
+          held.push({ exposed, upstream });
+        } catch (error) {
+          this.logger.debug('a listened resource could not be subscribed upstream', { uri: exposed, error: String(error) });
+        }
+      }),
+    );
+    return () => {
+      for (const { exposed, upstream } of held.splice(0)) {
+        const streams = this.#listened.get(subscriptionKey(upstream));
+        const left = (streams?.get(exposed) ?? 1) - 1;
+        if (left > 0) streams?.set(exposed, left);
+        else streams?.delete(exposed);
+        if (streams?.size === 0) this.#listened.delete(subscriptionKey(upstream));
+        void client.unsubscribeResource(upstream.uri, { server: upstream.server }).catch((error: unknown) => this.logger.debug('unsubscribing upstream failed', { server: upstream.server, error: String(error) }));
+      }
+    };
+  }
+
   /** Adds a long-lived session. */
   attach(session: DownstreamSession): void {
     this.sessions.add(session);
@@ -165,6 +200,7 @@ export class UserEndpoint implements AggregatedServerHost {
   }
 
   #resourceUpdated(server: string, uri: string): void {
+    for (const exposed of this.#listened.get(subscriptionKey({ server, uri }))?.keys() ?? []) this.#modern?.notify.resourceUpdated(exposed);
     for (const session of this.sessions) {
       for (const [exposed, upstream] of session.subscriptions) {
         if (upstream.server !== server || upstream.uri !== uri) continue;
@@ -189,4 +225,8 @@ export class UserEndpoint implements AggregatedServerHost {
       session.server.sendLoggingMessage({ level: event.level, data: event.data, logger }).catch(() => {});
     }
   }
+}
+
+function subscriptionKey(resource: UpstreamResource): string {
+  return `${resource.server}\n${resource.uri}`;
 }

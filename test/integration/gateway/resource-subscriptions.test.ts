@@ -9,6 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { FIXTURES } from '../../helpers/fixtures.js';
 import { connectV2, startTestGateway } from '../../helpers/gateway.js';
 import { EVENT_TIMEOUT_MS, nextEvent } from '../../helpers/next-event.js';
+import { waitFor } from '../../helpers/processes.js';
 
 const SUBSCRIPTION_SERVER = resolve(FIXTURES, 'subscription-server.mjs');
 
@@ -65,6 +66,38 @@ describe('resource subscriptions through the gateway', () => {
       // Unsubscribing downstream (the last subscriber) unsubscribes upstream.
       await client.unsubscribeResource({ uri: 'watch://a' });
       expect(textOf(await client.callTool({ name: 'subscribed', arguments: {} }))).toBe('');
+    } finally {
+      updates.stop();
+      lease.release();
+      await client.close();
+      await gateway.close();
+    }
+  });
+
+  test('2026-07-28: a subscriptions/listen stream hears of its resources, also after an upstream restart; closing it unsubscribes upstream', async () => {
+    const gateway = await startTestGateway({ servers: { watch: { command: process.execPath, args: [SUBSCRIPTION_SERVER], restart: { delay: '50ms' } } } });
+    const lease = await gateway.running.gateway.pool.acquire(gateway.admin);
+    const client = await connectV2(gateway.mcpUrl, gateway.adminToken, 'auto');
+    const updates = updatesOf(client);
+    try {
+      expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+      const subscription = await client.listen({ resourceSubscriptions: ['watch://a'] });
+      expect(subscription.honoredFilter.resourceSubscriptions).toEqual(['watch://a']);
+      expect(textOf(await client.callTool({ name: 'subscribed', arguments: {} }))).toBe('watch://a');
+      const first = updates.next('watch://a');
+      expect(textOf(await client.callTool({ name: 'touch', arguments: { uri: 'watch://a' } }))).toBe('sent');
+      await first;
+
+      const pid = lease.client.status().find((server) => server.name === 'watch')?.pid;
+      const back = nextEvent(lease.client, 'tools-changed', (event) => event.reason === 'server-up' && event.server === 'watch');
+      process.kill(pid as number, 'SIGKILL');
+      await back;
+      const second = updates.next('watch://a');
+      expect(textOf(await client.callTool({ name: 'touch', arguments: { uri: 'watch://a' } }))).toBe('sent');
+      await second;
+
+      await subscription.close();
+      await waitFor(async () => textOf(await client.callTool({ name: 'subscribed', arguments: {} })) === '', EVENT_TIMEOUT_MS, 'the upstream to be unsubscribed once the listen stream closed');
     } finally {
       updates.stop();
       lease.release();
