@@ -106,6 +106,22 @@ describe('resource subscriptions through the gateway', () => {
     }
   });
 
+  test('2026-07-28: a listen stream asking for more than 100 resources is refused, saying so', async () => {
+    const gateway = await startTestGateway({ servers: { watch: { command: process.execPath, args: [SUBSCRIPTION_SERVER] } } });
+    try {
+      const uris = Array.from({ length: 101 }, (_, index) => `watch://${index}`);
+      const response = await fetch(gateway.mcpUrl, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${gateway.adminToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'subscriptions/listen', params: { notifications: { resourceSubscriptions: uris }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } }),
+        signal: AbortSignal.timeout(EVENT_TIMEOUT_MS),
+      });
+      expect(await response.text()).toContain('subscriptions/listen asks for 101 resources; at most 100 are allowed per stream');
+    } finally {
+      await gateway.close();
+    }
+  });
+
   test('2025 session: a subscription survives the user\'s client being replaced (a tenant policy change)', async () => {
     const gateway = await startTestGateway({ servers: { watch: { command: process.execPath, args: [SUBSCRIPTION_SERVER] } } });
     // A tenant: the policy applies to them (not to administrators).
