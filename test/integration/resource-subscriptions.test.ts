@@ -1,14 +1,15 @@
 /**
  * Resource subscriptions of a MultiServerClient, against a real stdio server that keeps its
  * subscriptions per process: they survive a crash and restart, a retry of a server without a
- * restart policy, and a reconfiguration (unchanged entry: same process; changed entry: a new one);
+ * restart policy, an HTTP server forgetting the session, and a reconfiguration (unchanged entry:
+ * same process; changed entry: a new one);
  * they are counted per subscriber, and the last unsubscribe reaches the server.
  */
 import { resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { MultiServerClient } from '../../src/client/multi-server-client.js';
 import type { ToolResult } from '../../src/result/tool-result.js';
-import { FIXTURES } from '../helpers/fixtures.js';
+import { FIXTURES, freePort, startHttpFixture } from '../helpers/fixtures.js';
 import { connectForEachTest } from '../helpers/connect-for-each-test.js';
 import { nextEvent } from '../helpers/next-event.js';
 
@@ -56,6 +57,25 @@ describe('resource subscriptions of a MultiServerClient', () => {
     await back;
     expect(pidOf(client)).not.toBe(pid);
     await expectUpdate(client, 'watch://a');
+  });
+
+  test('over HTTP: after the server forgot the session, the new session is subscribed again', async () => {
+    const port = await freePort();
+    const fixture = await startHttpFixture(process.execPath, [SUBSCRIPTION_SERVER, '--http', String(port)], { port });
+    try {
+      const client = await connect({ mcpServers: { watch: { url: fixture.url('/mcp'), protocol: 'legacy' } } });
+      await client.subscribeResource('watch://a');
+      await expectUpdate(client, 'watch://a');
+      const back = nextEvent(client, 'tools-changed', (event) => event.reason === 'server-up' && event.server === 'watch');
+      await fetch(fixture.url('/control/forget-sessions'), { method: 'POST', signal: AbortSignal.timeout(5_000) });
+      // The next request meets a 404: the client initializes a new session (and sends the request again).
+      await client.callTool('subscribed');
+      await back;
+      await expectUpdate(client, 'watch://a');
+      await client.close();
+    } finally {
+      await fixture.close();
+    }
   });
 
   test('reconfigure: an unchanged entry keeps its process and subscription; a changed one is subscribed again on its new process', async () => {
