@@ -2,6 +2,8 @@
  * The client that broke (issue 15, defect 11): a real HAProxy health-checks a real gateway the way
  * users configure it — `option httpchk GET /healthz`, which sends `GET /healthz HTTP/1.0` with no Host
  * header — and must mark the server UP with a passing L7 check; then real requests pass through it.
+ * Each backend reaches the gateway through a recording proxy, so the test also sees that the checks
+ * really were sent without Host.
  * Skipped where HAProxy is not installed, unless CI=true (CI installs it: .ci/run).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -9,6 +11,7 @@ import { connectV1, startTestGateway, type TestGateway } from '../../helpers/gat
 import { KITCHEN_SINK } from '../../helpers/fixtures.js';
 import { haproxyMissing, startHaproxy, type HaproxyServerState, type RunningHaproxy } from '../../helpers/haproxy.js';
 import { isAlive } from '../../helpers/processes.js';
+import { startRecordingProxy, type RecordingProxy } from '../../helpers/recording-proxy.js';
 
 const missing = haproxyMissing();
 const skip = missing !== undefined && process.env.CI !== 'true';
@@ -33,19 +36,19 @@ async function settledState(haproxy: RunningHaproxy, server: string, timeoutMs =
 describe.skipIf(skip)('a real HAProxy in front of the gateway', () => {
   let gateway: TestGateway;
   let haproxy: RunningHaproxy | undefined;
+  const proxies = new Map<string, RecordingProxy>();
 
   beforeAll(async () => {
     if (missing !== undefined) throw new Error(`CI=true but ${missing}`);
     gateway = await startTestGateway({ servers: { sink: { command: process.execPath, args: [KITCHEN_SINK] } } });
-    const { host } = new URL(gateway.url);
+    const port = Number(new URL(gateway.url).port);
+    for (const backend of ['gateway_httpchk', 'gateway_send']) proxies.set(backend, await startRecordingProxy(port));
+    const server = (backend: string): string => `server gw 127.0.0.1:${proxies.get(backend)?.port ?? 0} check inter 200ms`;
     haproxy = await startHaproxy([
       // Exactly what users write: HAProxy sends `GET /healthz HTTP/1.0` and no Host.
-      { name: 'gateway_httpchk', lines: ['option httpchk GET /healthz', `server gw ${host} check inter 200ms`] },
+      { name: 'gateway_httpchk', lines: ['option httpchk GET /healthz', server('gateway_httpchk')] },
       // The 2.2+ form: `http-check send` without `ver` or `hdr` also sends HTTP/1.0 with no Host.
-      {
-        name: 'gateway_send',
-        lines: ['option httpchk', 'http-check send meth GET uri /healthz', `http-check expect string '"ok":true'`, `server gw ${host} check inter 200ms`],
-      },
+      { name: 'gateway_send', lines: ['option httpchk', 'http-check send meth GET uri /healthz', 'http-check expect status 200', `http-check expect string '"ok":true'`, server('gateway_send')] },
     ]);
   });
 
@@ -55,6 +58,7 @@ describe.skipIf(skip)('a real HAProxy in front of the gateway', () => {
       await haproxy?.close();
       if (pid !== undefined) expect(isAlive(pid), `haproxy ${pid} still runs after close()`).toBe(false);
     } finally {
+      for (const proxy of proxies.values()) await proxy.close();
       await gateway?.close();
     }
   });
@@ -62,7 +66,15 @@ describe.skipIf(skip)('a real HAProxy in front of the gateway', () => {
   test.each(['gateway_httpchk/gw', 'gateway_send/gw'])('%s: HAProxy marks the gateway UP after a passing L7 check on /healthz', async (server) => {
     if (haproxy === undefined) throw new Error('haproxy did not start');
     const state = await settledState(haproxy, server);
-    expect(state, `haproxy output:\n${haproxy.output()}`).toEqual({ backend: server.split('/')[0], server: 'gw', status: 'UP', checkStatus: 'L7OK', checkCode: '200' });
+    const backend = server.split('/')[0] ?? '';
+    expect(state, `haproxy output:\n${haproxy.output()}`).toEqual({ backend, server: 'gw', status: 'UP', checkStatus: 'L7OK', checkCode: '200' });
+    // What passed was the Host-less HTTP/1.0 probe the defect was about.
+    const checks = proxies.get(backend)?.heads.filter((head) => head.startsWith('GET /healthz ')) ?? [];
+    expect(checks.length).toBeGreaterThan(0);
+    for (const head of checks) {
+      expect(head).toMatch(/^GET \/healthz HTTP\/1\.0\r\n/);
+      expect(head).not.toMatch(/\r\nhost:/i);
+    }
   });
 
   test('a probe and an MCP session through the HAProxy frontend reach the gateway', async () => {
