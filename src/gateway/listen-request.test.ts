@@ -13,8 +13,9 @@ test('a listen request is told apart by its parsed body, or by a copy of the bod
   expect(await request.json()).toEqual(listen);
 });
 
-test('no listen request: a GET, a batch, a body that is not JSON or over the limit', async () => {
+test('no listen request: a GET, a body that is not declared JSON, a batch, a body that is not JSON or over the limit', async () => {
   expect(await isListenRequest(new Request('http://127.0.0.1/mcp'), undefined, 1_000)).toBe(false);
+  expect(await isListenRequest(new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify(listen) }), undefined, 1_000)).toBe(false);
   expect(await isListenRequest(post(JSON.stringify([listen])), undefined, 1_000)).toBe(false);
   expect(await isListenRequest(post('{"method":"subscriptions/listen"'), undefined, 1_000)).toBe(false);
   const large = post(JSON.stringify({ ...listen, padding: 'x'.repeat(2_000) }));

@@ -5,6 +5,8 @@
  * (`maxListenStreamsPerUser`, `maxListenStreams`) like a 2025-era session.
  */
 
+import { isJsonContentType } from '@modelcontextprotocol/server';
+
 /**
  * True when `request` is a `subscriptions/listen` request. The body is the one already parsed from
  * the Node request when there is one; else (served in process) a copy is read, up to `maxBytes` — a
@@ -12,6 +14,8 @@
  */
 export async function isListenRequest(request: Request, parsedBody: { value: unknown } | undefined, maxBytes: number): Promise<boolean> {
   if (request.method !== 'POST') return false;
+  // Without a JSON body the SDK answers 415: nothing to read.
+  if (parsedBody === undefined && !isJsonContentType(request.headers.get('content-type'))) return false;
   const body = parsedBody === undefined ? await readCopy(request, maxBytes) : parsedBody.value;
   return typeof body === 'object' && body !== null && !Array.isArray(body) && 'method' in body && body.method === 'subscriptions/listen';
 }
