@@ -1,7 +1,8 @@
 /**
  * @module gateway/listened-resources
  * The resources a 2026-07-28 `subscriptions/listen` request asks to hear of. The SDK serves the
- * stream, but only the gateway can subscribe the upstreams that own them.
+ * stream, but only the gateway can subscribe the upstreams that own them. Read from the body the
+ * route parsed (served by Node); a request served in process has none, and subscribes nothing upstream.
  */
 
 /** Most resources one listen stream may ask for (each is an upstream subscription). */

@@ -110,6 +110,8 @@ export class UserEndpoint implements AggregatedServerHost {
     this.#modern ??= createMcpHandler(() => createAggregatedServer({ host: this, era: 'modern' }), {
       legacy: 'reject',
       maxRequestBodySize: this.#options.maxBodyBytes,
+      // The gateway's own caps on listen streams (maxListenStreamsPerUser, maxListenStreams) apply first.
+      maxSubscriptions: Number.MAX_SAFE_INTEGER,
       onerror: (error) => this.logger.debug('2026-07-28 request refused or failed', { error: error.message }),
     });
     return this.#modern;

@@ -216,4 +216,21 @@ describe('--limit', () => {
       await stop(serve);
     }
   }, 60_000);
+
+  test('--limit maxListenStreamsPerUser=1 refuses a second subscriptions/listen stream of one user with 429', async () => {
+    const token = `sb_listen_${'x'.repeat(32)}`;
+    const serve = await startServe(work, ['--config', 'switchboard.yaml', '--limit', 'maxListenStreamsPerUser=1'], { SWITCHBOARD_TOKEN: token });
+    try {
+      const client = await connectV2(new URL(`${serve.url}/mcp`), token, 'auto');
+      try {
+        const first = await client.listen({ toolsListChanged: true });
+        await expect(client.listen({ toolsListChanged: true })).rejects.toThrow('has 1 open subscriptions/listen streams, the most allowed per user (maxListenStreamsPerUser)');
+        await first.close();
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await stop(serve);
+    }
+  }, 60_000);
 });
