@@ -4,7 +4,7 @@
  * one-time login link signs in and leaves the address bar; the demo server is ready; a tool that
  * returns an image shows a loaded <img>; a tool's form marks missing arguments, and every kind of
  * result and a tool error render; the call appears in Activity; Metrics counts it; a call refused before
- * sending shows in Activity and in Metrics' Refused column; an admin adds a
+ * sending shows in Activity, in Metrics' Refused column and on its server's card; an admin adds a
  * stdio server (a validation message first), sees its tools, and removes it (the question keeps the
  * keyboard focus); a foreign token is refused and the sign-in page says so; a tenant sees the shared
  * server read-only and is told the policy refuses a local command. Every page is screenshotted to
@@ -189,7 +189,7 @@ describe.skipIf(skip)(`dashboard in Chromium${skip ? ` (skipped: ${missing})` : 
     await shot('activity');
   });
 
-  test('a call refused before sending appears in Activity, and Metrics counts it as refused', async () => {
+  test('a call refused before sending appears in Activity, and Metrics and the server card count it as refused', async () => {
     await nav('Activity').click();
     const response = await fetch(`${gateway.url}/api/tools/add/call`, {
       method: 'POST',
@@ -204,6 +204,11 @@ describe.skipIf(skip)(`dashboard in Chromium${skip ? ` (skipped: ${missing})` : 
     await expect.poll(() => row.locator('td').allTextContents()).toEqual(['1', '1', '1', '100 %', '–', '–', '–', '0']);
     expect(await row.locator('td').nth(2).getAttribute('title')).toBe('refused before sending: INVALID_ARGUMENT × 1');
     await shot('metrics-refused');
+    // The server's card counts it too.
+    await nav('Servers').click();
+    const refused = page.locator('article[data-server="demo"] .facts div', { hasText: 'Refused' }).locator('dd');
+    await expect.poll(() => refused.textContent()).toBe('1');
+    expect(await refused.getAttribute('title')).toBe('refused before sending: INVALID_ARGUMENT × 1');
   });
 
   test('Metrics counts the call per server and per tool', async () => {
