@@ -37,6 +37,7 @@ import type { ToolResult } from '../result/tool-result.js';
 import { TypedEmitter } from '../util/typed-emitter.js';
 import { ArgumentValidator, formatArgumentProblems, type ArgumentProblem } from './argument-validator.js';
 import { refusalOf } from './refusal-of.js';
+import { refusedCallEvent, type RefusedCallEvent } from './refused-call-event.js';
 import { describeCallFailure } from './call-failure.js';
 import { logOptionalListFailure } from './optional-list-failure.js';
 import type { CatalogStore, KnownToolNames } from './catalog-store.js';
@@ -129,6 +130,8 @@ export interface MultiServerClientEvents {
   'server-state-change': { server: string; from: ServerState; to: ServerState; error?: SwitchboardError };
   'tool-call-start': { callId: number; name: string; server: string; originalName: string };
   'tool-call-end': { callId: number; name: string; server: string; originalName: string; durationMs: number; ok: boolean; isError: boolean; errorCode?: string };
+  /** A call refused before anything was sent (no `tool-call-start` or `tool-call-end` for it). */
+  'tool-call-refused': RefusedCallEvent;
   'tool-progress': { callId: number; name: string; server: string; progress: number; total?: number; message?: string };
   'server-log': { server: string; level: string; logger?: string; data: unknown; source: 'mcp' | 'stderr' };
 }
@@ -765,19 +768,21 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
    */
   callTool(name: string, args: Record<string, unknown> = {}, options: ToolCallOptions = {}): Promise<ToolResult> {
     const tool = this.#tools.route(name);
-    if (tool === undefined || (options.server !== undefined && tool.server !== options.server)) return this.#refuse(this.#unknownTool(name, options.server));
+    if (tool === undefined || (options.server !== undefined && tool.server !== options.server)) return this.#refuse(this.#unknownTool(name, options.server), name);
     if (this.#options.validateArguments !== false) {
       // Synchronous for valid arguments of simple schemas and once a schema is compiled.
       const checked = this.#validator.validate(tool.inputSchema, args);
-      if (!Array.isArray(checked)) return checked.then((problems) => (problems.length > 0 ? this.#refuse(invalidArguments(tool, problems), tool) : this.#callRouted(tool, args, options)));
-      if (checked.length > 0) return this.#refuse(invalidArguments(tool, checked), tool);
+      if (!Array.isArray(checked)) return checked.then((problems) => (problems.length > 0 ? this.#refuse(invalidArguments(tool, problems), name, tool) : this.#callRouted(tool, args, options)));
+      if (checked.length > 0) return this.#refuse(invalidArguments(tool, checked), name, tool);
     }
     return this.#callRouted(tool, args, options);
   }
 
-  /** Rejects with a refusal (nothing was sent), counted in the stats. */
-  #refuse(error: SwitchboardError, tool?: CatalogTool): Promise<never> {
-    this.#stats.callRefused(refusalOf(error, tool));
+  /** Rejects with a refusal (nothing was sent), counted in the stats and told as `tool-call-refused`. */
+  #refuse(error: SwitchboardError, name: string, tool?: CatalogTool): Promise<never> {
+    const refusal = refusalOf(error, tool, tool === undefined ? this.#tools.owner(name) : undefined);
+    this.#stats.callRefused(refusal);
+    if (this.listenerCount('tool-call-refused') > 0) this.emit('tool-call-refused', refusedCallEvent(++this.#nextCallId, tool?.name ?? name, refusal));
     return Promise.reject(error);
   }
 

@@ -41,6 +41,8 @@ export interface UserClientEvents {
   'server-state-change': MultiServerClientEvents['server-state-change'];
   'tool-call-start': MultiServerClientEvents['tool-call-start'] & { userId: string };
   'tool-call-end': MultiServerClientEvents['tool-call-end'] & { userId: string };
+  /** A call refused before anything was sent (invalid arguments, no such tool, its server not up). */
+  'tool-call-refused': MultiServerClientEvents['tool-call-refused'] & { userId: string };
   /**
    * Progress of a running call. Only while this event has listeners does the client ask servers for
    * progress on every call (a progress token changes the request a server sees).
@@ -356,6 +358,7 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
     // Call events come from every generation: a replaced client's running calls still end.
     client.on('tool-call-start', (event) => this.emit('tool-call-start', { ...event, userId: this.#user.id }));
     client.on('tool-call-end', (event) => this.emit('tool-call-end', { ...event, userId: this.#user.id }));
+    client.on('tool-call-refused', (event) => this.emit('tool-call-refused', { ...event, userId: this.#user.id }));
     if (this.listenerCount('tool-progress') > 0) this.#wireProgress(generation, true);
   }
 
@@ -391,7 +394,8 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
   #audit(name: string, args: Record<string, unknown>, generation: Generation | undefined, durationMs: number, errorCode: string | undefined): void {
     const audit = this.#options.audit;
     if (audit === undefined) return;
-    const tool = generation?.client.getTool(name);
+    // Whose the name is even while its server is not up, so a refused call is filed under its tool.
+    const tool = generation?.client.ownerOf(name);
     audit.write({
       userId: this.#user.id,
       userName: this.#user.name,
