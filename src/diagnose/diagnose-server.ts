@@ -89,7 +89,14 @@ export async function diagnoseServer(spec: ServerSpec, options: { logger?: Logge
       } else if (error instanceof ChannelClosedError) {
         await stdio?.waitForExit(500);
         const { detail, hint } = explainClose();
-        push(steps, 'initialize', started, false, `the server closed the connection during initialize: ${detail}`, hint);
+        const spawn = steps.find((step) => step.step === 'spawn');
+        if (stdio !== undefined && spawn !== undefined && !channel.hasReceived) {
+          // It exited before saying anything: a failed start, however long the machine took to get there
+          // (the watch after spawn is short; a loaded machine starts Node slower than that).
+          Object.assign(spawn, { ok: false, detail: `the process ${detail}`, ...(hint === undefined ? {} : { hint }) });
+        } else {
+          push(steps, 'initialize', started, false, `the server closed the connection during initialize: ${detail}`, hint);
+        }
       } else if (error instanceof RpcError && error.code === -32022) {
         push(steps, 'initialize', started, false, `the server refused protocol ${LATEST_PROTOCOL_VERSION}: ${error.message}`, 'it may speak only the 2026-07-28 protocol; set `protocol: auto` for this server');
       } else {

@@ -42,12 +42,14 @@ export class RawChannel {
   readonly #trace: MessageTrace | undefined;
   #nextId = 0;
   #closed = false;
+  #received = 0;
   readonly #closedWaiters = new Set<() => void>();
 
   constructor(transport: Transport, trace?: MessageTrace) {
     this.transport = transport;
     this.#trace = trace;
     transport.onmessage = (message) => {
+      this.#received++;
       this.#trace?.('in', message);
       this.#onMessage(message);
     };
@@ -62,6 +64,11 @@ export class RawChannel {
 
   get closed(): boolean {
     return this.#closed;
+  }
+
+  /** Whether the peer has sent anything at all. */
+  get hasReceived(): boolean {
+    return this.#received > 0;
   }
 
   /** Resolves true if the transport closes within `ms`, else false. */
