@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TOOLS_PAGE_SIZE } from '../../src/dashboard/model/page-of.js';
 import { auditAccessibility } from '../helpers/axe.js';
 import { chromiumMissing, launchChromium } from '../helpers/chromium.js';
+import { closeInOrder } from '../helpers/close-in-order.js';
 import { FIXTURES } from '../helpers/fixtures.js';
 import { startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.js';
 
@@ -41,15 +42,13 @@ describe.skipIf(skip)(`dashboard with ${TOOL_COUNT} tools${skip ? ` (skipped: ${
   }, 90_000);
 
   afterAll(async () => {
-    try {
-      await browser?.close();
-    } finally {
-      try {
-        await gateway?.close();
-      } finally {
+    await closeInOrder(
+      () => browser?.close(),
+      () => gateway?.close(),
+      () => {
         if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-      }
-    }
+      },
+    );
   }, 30_000);
 
   const rows = () => page.locator('ul.tools > li');

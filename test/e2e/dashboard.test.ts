@@ -20,6 +20,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { auditAccessibility } from '../helpers/axe.js';
 import { chromiumMissing, launchChromium } from '../helpers/chromium.js';
+import { closeInOrder } from '../helpers/close-in-order.js';
 import { startOAuthProtectedServer } from '../fixtures/servers/oauth-protected-server.mjs';
 import { KITCHEN_SINK, ROOT } from '../helpers/fixtures.js';
 import { newToken, startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.js';
@@ -78,15 +79,13 @@ describe.skipIf(skip)(`dashboard in Chromium${skip ? ` (skipped: ${missing})` : 
   });
 
   afterAll(async () => {
-    try {
-      await browser?.close();
-    } finally {
-      try {
-        await gateway?.close();
-      } finally {
+    await closeInOrder(
+      () => browser?.close(),
+      () => gateway?.close(),
+      () => {
         if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-      }
-    }
+      },
+    );
   }, 30_000);
 
   test('a foreign token is refused, and the sign-in page says so', async () => {
