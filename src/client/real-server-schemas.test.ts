@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { ArgumentValidator } from './argument-validator.js';
 import { toLenientSchema } from './lenient-schema.js';
 import { compileSimpleSchema } from './simple-schema.js';
+import { pick, seededRandom, type Rand } from '../../test/helpers/seeded-random.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -24,20 +25,6 @@ interface CapturedServer {
 
 const captured = JSON.parse(readFileSync(resolve(ROOT, 'test/fixtures/tool-schemas/real-servers.json'), 'utf8')) as { servers: CapturedServer[] };
 
-/** A small seeded generator, so that a failure names a seed that reproduces it. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
-type Rand = () => number;
-const pick = <T>(rand: Rand, items: readonly T[]): T => items[Math.floor(rand() * items.length)] as T;
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const JUNK: unknown[] = ['', 'x', 'https://example.com', -1, 0, 1, 2.5, 1e9, true, false, null, [], ['a'], {}, { a: 1 }];
 
@@ -126,7 +113,7 @@ describe('the argument checker on the real servers\' schemas', () => {
         const validate = ajv.compile(lenient);
         const serverValidate = server.compile(schema);
         for (let seed = 1; seed <= 120; seed++) {
-          const rand = random(seed * 7_919 + tools);
+          const rand = seededRandom(seed * 7_919 + tools);
           const args = valueFor(rand, schema, schema, 0);
           if (fast?.(args) === true) {
             fastAccepted++;

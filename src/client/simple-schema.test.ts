@@ -1,21 +1,8 @@
 import { Ajv } from '@modelcontextprotocol/client/validators/ajv';
 import { describe, expect, it } from 'vitest';
 import { compileSimpleSchema } from './simple-schema.js';
+import { pick, seededRandom, type Rand } from '../../test/helpers/seeded-random.js';
 
-/** A small seeded generator, so that a failure names a seed that reproduces it. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
-type Rand = () => number;
-const pick = <T>(rand: Rand, items: readonly T[]): T => items[Math.floor(rand() * items.length)] as T;
 const NAMES = ['a', 'b', 'query', 'limit', 'constructor', 'toString'];
 const TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'];
 
@@ -74,7 +61,7 @@ describe('compileSimpleSchema', () => {
     let compiled = 0;
     let accepted = 0;
     for (let seed = 1; seed <= 1_500; seed++) {
-      const rand = random(seed);
+      const rand = seededRandom(seed);
       const schema = schemaOf(rand, 0);
       const simple = compileSimpleSchema(schema);
       if (simple === undefined) continue;

@@ -4,12 +4,12 @@
  * with the catalog cache beside the config a `call` starts only the server that owns the tool
  * (counted by the fixture wrapper, which records every start).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { FIXTURES, ROOT } from '../helpers/fixtures.js';
 import { runCli } from '../helpers/run-cli.js';
+import { makeTwoFolders } from '../helpers/two-folders.js';
 
 const FILESYSTEM = resolve(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 const HELD = resolve(FIXTURES, 'held-server.mjs');
@@ -20,14 +20,7 @@ let two: string;
 let record: string;
 let config: string;
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'sb-call-naming-'));
-  one = join(dir, 'one');
-  two = join(dir, 'two');
-  mkdirSync(one);
-  mkdirSync(two);
-  writeFileSync(join(one, 'only-in-one.txt'), 'one');
-  writeFileSync(join(two, 'only-in-two.txt'), 'two');
-  record = join(dir, 'started');
+  ({ dir, one, two, record } = makeTwoFolders('sb-call-naming-'));
   config = join(dir, 'mcp.json');
   const server = (label: string, folder: string) => ({ command: process.execPath, args: [HELD, '--record', record, '--label', label, FILESYSTEM, folder] });
   writeFileSync(config, JSON.stringify({ mcpServers: { filesystem: server('filesystem', one), fs2: server('fs2', two) } }));

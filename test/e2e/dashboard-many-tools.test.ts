@@ -4,7 +4,7 @@
  * 20 s. The list is paged: the page is usable within a bounded wait, the DOM holds at most one page
  * of rows, and both searching and paging reach the last tool. The page passes the axe-core audit.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TOOLS_PAGE_SIZE } from '../../src/dashboard/model/page-of.js';
 import { auditAccessibility } from '../helpers/axe.js';
 import { chromiumMissing, launchChromium } from '../helpers/chromium.js';
+import { closeBrowserAndGateway } from '../helpers/close-browser-and-gateway.js';
 import { FIXTURES } from '../helpers/fixtures.js';
 import { startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.js';
 
@@ -40,17 +41,7 @@ describe.skipIf(skip)(`dashboard with ${TOOL_COUNT} tools${skip ? ` (skipped: ${
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   }, 90_000);
 
-  afterAll(async () => {
-    try {
-      await browser?.close();
-    } finally {
-      try {
-        await gateway?.close();
-      } finally {
-        if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-      }
-    }
-  }, 30_000);
+  afterAll(() => closeBrowserAndGateway(browser, gateway, dir), 30_000);
 
   const rows = () => page.locator('ul.tools > li');
 

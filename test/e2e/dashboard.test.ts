@@ -14,13 +14,14 @@
  *
  * UPDATE_DASHBOARD_SCREENSHOT=1 also writes docs/dashboard.png (the README's picture).
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { auditAccessibility } from '../helpers/axe.js';
 import { chromiumMissing, launchChromium } from '../helpers/chromium.js';
+import { closeBrowserAndGateway } from '../helpers/close-browser-and-gateway.js';
 import { startOAuthProtectedServer } from '../fixtures/servers/oauth-protected-server.mjs';
 import { KITCHEN_SINK, ROOT } from '../helpers/fixtures.js';
 import { newToken, startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.js';
@@ -78,17 +79,7 @@ describe.skipIf(skip)(`dashboard in Chromium${skip ? ` (skipped: ${missing})` : 
     if (violations.length > 0) throw new Error(`Accessibility violations (axe-core):\n${violations.join('\n')}`);
   });
 
-  afterAll(async () => {
-    try {
-      await browser?.close();
-    } finally {
-      try {
-        await gateway?.close();
-      } finally {
-        if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-      }
-    }
-  }, 30_000);
+  afterAll(() => closeBrowserAndGateway(browser, gateway, dir), 30_000);
 
   test('a foreign token is refused, and the sign-in page says so', async () => {
     expected = ['401'];

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './fixtures.js';
 import { isAlive, waitFor } from './processes.js';
+import { readUntilClose } from './read-until-close.js';
 
 /** Where Debian installs HAProxy (`apt-get install haproxy`). */
 export const HAPROXY_PATH = process.env.HAPROXY_PATH ?? '/usr/sbin/haproxy';
@@ -52,24 +53,8 @@ export interface RunningHaproxy {
 
 /** Sends one command to the stats socket; resolves with HAProxy's whole answer (it closes after it). */
 function statsCommand(socketPath: string, command: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(socketPath, () => socket.write(`${command}\n`));
-    let answer = '';
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error(`the stats socket did not answer "${command}" within 5 s`));
-    }, 5_000);
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => (answer += chunk));
-    socket.once('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    socket.once('close', () => {
-      clearTimeout(timer);
-      resolve(answer);
-    });
-  });
+  const socket = connect(socketPath, () => socket.write(`${command}\n`));
+  return readUntilClose(socket, 5_000, () => `the stats socket did not answer "${command}" within 5 s`);
 }
 
 /** The server rows of a `show stat` CSV, by column name (the header starts with `# `). */

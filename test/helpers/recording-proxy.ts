@@ -3,7 +3,8 @@
  * connection: a test sees the exact bytes a real client (HAProxy's health check) sent, while the real
  * server behind still answers them.
  */
-import { connect, createServer, type Socket } from 'node:net';
+import { connect } from 'node:net';
+import { startTrackedServer } from './tracked-server.js';
 
 /** The most of a connection's first bytes kept while looking for the end of the head. */
 const HEAD_LIMIT = 16 * 1024;
@@ -17,15 +18,8 @@ export interface RecordingProxy {
 
 /** Starts a proxy on 127.0.0.1 (port 0) forwarding to `targetHost:targetPort`. */
 export async function startRecordingProxy(targetPort: number, targetHost = '127.0.0.1'): Promise<RecordingProxy> {
-  const sockets = new Set<Socket>();
   const heads: string[] = [];
-  const track = (socket: Socket): void => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => {});
-  };
-  const server = createServer((client) => {
-    track(client);
+  const server = await startTrackedServer('the recording proxy', (client, track) => {
     const upstream = connect(targetPort, targetHost);
     track(upstream);
     let seen = '';
@@ -43,19 +37,5 @@ export async function startRecordingProxy(targetPort: number, targetHost = '127.
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('the recording proxy has no port');
-  return {
-    port: address.port,
-    heads,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  return { port: server.port, heads, close: server.close };
 }

@@ -4,9 +4,9 @@
 import { afterEach, expect, test } from 'vitest';
 import { ServerConnection } from '../../src/connection/server-connection.js';
 import { ErrorCode, type SwitchboardError } from '../../src/errors.js';
-import type { LogFields, Logger } from '../../src/logger.js';
 import { FAULT_SERVER as FAULT_SERVER_PATH, faultSpec, specOf } from '../helpers/fixtures.js';
 import { groupMembers, isAlive, waitFor } from '../helpers/processes.js';
+import { recordingLogger } from '../helpers/recording-logger.js';
 
 const open: ServerConnection[] = [];
 afterEach(async () => {
@@ -26,20 +26,6 @@ async function startFailure(connection: ServerConnection): Promise<SwitchboardEr
     return error as SwitchboardError;
   }
   throw new Error('expected connect() to fail');
-}
-
-/** A logger that records lines, to see what the library logs. */
-function recordingLogger(): Logger & { lines: Array<{ level: string; message: string; fields: LogFields }> } {
-  const lines: Array<{ level: string; message: string; fields: LogFields }> = [];
-  const make = (bound: LogFields): Logger => ({
-    debug: (message, fields) => lines.push({ level: 'debug', message, fields: { ...bound, ...fields } }),
-    info: (message, fields) => lines.push({ level: 'info', message, fields: { ...bound, ...fields } }),
-    warn: (message, fields) => lines.push({ level: 'warn', message, fields: { ...bound, ...fields } }),
-    error: (message, fields) => lines.push({ level: 'error', message, fields: { ...bound, ...fields } }),
-    child: (fields) => make({ ...bound, ...fields }),
-    isDebugEnabled: () => true,
-  });
-  return Object.assign(make({}), { lines });
 }
 
 test('a command that does not exist: SERVER_START_FAILED, command-not-found, with a hint', async () => {

@@ -4,8 +4,7 @@
  * whatever the order the servers come up in, a prefixed name always runs on its own folder, "Did you
  * mean" stays within the server the caller named, and a call to a server that is not up says so.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { MultiServerClient } from '../../src/client/multi-server-client.js';
@@ -13,6 +12,7 @@ import { ErrorCode, type SwitchboardError } from '../../src/errors.js';
 import { FIXTURES, ROOT } from '../helpers/fixtures.js';
 import { connectForEachTest } from '../helpers/connect-for-each-test.js';
 import { nextEvent } from '../helpers/next-event.js';
+import { makeTwoFolders } from '../helpers/two-folders.js';
 
 const FILESYSTEM = resolve(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 const HELD = resolve(FIXTURES, 'held-server.mjs');
@@ -24,15 +24,8 @@ let two: string;
 let gate: string;
 let record: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'sb-naming-'));
-  one = join(dir, 'one');
-  two = join(dir, 'two');
-  mkdirSync(one);
-  mkdirSync(two);
-  writeFileSync(join(one, 'only-in-one.txt'), 'one');
-  writeFileSync(join(two, 'only-in-two.txt'), 'two');
+  ({ dir, one, two, record } = makeTwoFolders('sb-naming-'));
   gate = join(dir, 'gate');
-  record = join(dir, 'started');
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 

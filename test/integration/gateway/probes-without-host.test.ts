@@ -6,6 +6,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startTestGateway, type TestGateway } from '../../helpers/gateway.js';
+import { readUntilClose } from '../../helpers/read-until-close.js';
 
 let gateway: TestGateway;
 beforeAll(async () => {
@@ -18,24 +19,8 @@ afterAll(async () => {
 /** Sends `request` as it is on a new TCP connection; resolves with everything the gateway answered. */
 function rawRequest(request: string): Promise<string> {
   const { hostname, port } = new URL(gateway.url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.end(request));
-    let answer = '';
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error(`no complete answer within 10 s; so far: ${JSON.stringify(answer)}`));
-    }, 10_000);
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => (answer += chunk));
-    socket.once('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    socket.once('close', () => {
-      clearTimeout(timer);
-      resolve(answer);
-    });
-  });
+  const socket = connect(Number(port), hostname, () => socket.end(request));
+  return readUntilClose(socket, 10_000, (soFar) => `no complete answer within 10 s; so far: ${JSON.stringify(soFar)}`);
 }
 
 test.each([

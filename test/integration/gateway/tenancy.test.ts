@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { RegistryUser } from '../../../src/registry/registry-types.js';
+import { openEventStream } from '../../helpers/event-stream.js';
 import { FAULT_SERVER, KITCHEN_SINK } from '../../helpers/fixtures.js';
 import { connectV1, connectV2, startTestGateway, type TestGateway } from '../../helpers/gateway.js';
 import { descendantsOf, waitFor } from '../../helpers/processes.js';
@@ -225,33 +226,9 @@ describe('metrics, stats and events are per user', () => {
   });
 
   test('/api/events streams the user\'s calls and registry changes, and nothing of other users', async () => {
-    const controller = new AbortController();
-    const response = await fetch(`${gateway.url}/api/events?token=${bob.token}`, { signal: controller.signal });
-    expect(response.status).toBe(200);
-    const reader = response.body?.getReader();
-    if (reader === undefined) throw new Error('no body');
-    const seen: Array<{ event: string; data: Record<string, unknown> }> = [];
-    let buffer = '';
-    let connected = false;
-    const pump = (async () => {
-      const decoder = new TextDecoder();
-      for (;;) {
-        const chunk = await reader.read().catch(() => ({ done: true, value: undefined }));
-        if (chunk.done === true) return;
-        buffer += decoder.decode(chunk.value, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          if (block.startsWith(': connected')) connected = true;
-          const event = /^event: (.+)$/m.exec(block)?.[1];
-          const data = /^data: (.+)$/m.exec(block)?.[1];
-          if (event !== undefined && data !== undefined) seen.push({ event, data: JSON.parse(data) as Record<string, unknown> });
-        }
-      }
-    })();
+    const stream = await openEventStream(gateway.url, bob.token, WAIT_MS);
+    const { seen } = stream;
     try {
-      await waitFor(() => connected, WAIT_MS, 'the stream to open');
       await gateway.api('/api/tools/echo/call', { token: alice.token, body: { arguments: { message: 'not for bob' } } });
       await gateway.api('/api/tools/bob_only/call', { token: bob.token, body: { arguments: { query: 'watched' } } });
       await waitFor(() => seen.some((item) => item.event === 'tool-call-end'), WAIT_MS, 'tool-call-end');
@@ -263,8 +240,7 @@ describe('metrics, stats and events are per user', () => {
       await waitFor(() => seen.some((item) => item.event === 'servers-changed'), WAIT_MS, 'servers-changed');
       expect(seen.find((item) => item.event === 'servers-changed')?.data).toMatchObject({ kind: 'server', action: 'added', name: 'bob-later' });
     } finally {
-      controller.abort();
-      await pump;
+      await stream.close();
     }
   });
 

@@ -14,7 +14,8 @@ import { startDnsServer, type TestDnsServer } from '../../helpers/dns-server.js'
 import { KITCHEN_SINK, freePort, startHttpFixture, type HttpFixture } from '../../helpers/fixtures.js';
 import { groupMembers, isAlive, waitFor } from '../../helpers/processes.js';
 import { nextEvent } from '../../helpers/next-event.js';
-import { backendsToTest, createTestDatabase, type TestDatabase } from '../../helpers/registry-backends.js';
+import { backendsToTest } from '../../helpers/registry-backends.js';
+import { testDatabaseForEachTest } from '../../helpers/test-database-for-each-test.js';
 
 let dns: TestDnsServer;
 beforeAll(async () => {
@@ -31,7 +32,7 @@ function pidOf(client: UserClient, server = 'mine'): number {
 
 for (const { kind, skip } of await backendsToTest()) {
   describe.skipIf(skip !== undefined)(`client pool on ${kind}${skip === undefined ? '' : ` (skipped: ${skip})`}`, () => {
-    let database: TestDatabase;
+    const database = testDatabaseForEachTest(kind);
     let registry: ServerRegistry;
     let pool: ClientPool | undefined;
     const open = (): Promise<ServerRegistry> => ServerRegistry.open({ db: database.db, keyFile: join(database.dir, 'secret.key'), resolveHost: dns.resolver, watchIntervalMs: 25 });
@@ -40,12 +41,7 @@ for (const { kind, skip } of await backendsToTest()) {
       return pool;
     };
 
-    beforeAll(async () => {
-      database = await createTestDatabase(kind);
-    });
-    afterAll(async () => database?.drop());
     beforeEach(async () => {
-      await database.reset();
       registry = await open();
       await registry.templates.add('sink', {
         command: process.execPath,

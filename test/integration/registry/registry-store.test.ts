@@ -4,12 +4,13 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { ErrorCode, isSwitchboardError } from '../../../src/errors.js';
 import { AuditWriter } from '../../../src/registry/audit-writer.js';
 import { ServerRegistry } from '../../../src/registry/server-registry.js';
 import type { RegistryChange } from '../../../src/registry/registry-types.js';
-import { backendsToTest, createTestDatabase, queryPostgres, type TestDatabase } from '../../helpers/registry-backends.js';
+import { backendsToTest, queryPostgres } from '../../helpers/registry-backends.js';
+import { testDatabaseForEachTest } from '../../helpers/test-database-for-each-test.js';
 import { codeOf } from '../../helpers/code-of.js';
 
 const API_KEY = 'sk-live-4f1c9e0b7a2d4c8e9f3b6a1d0c2e5f7a';
@@ -20,17 +21,12 @@ const resolveHost = async (): Promise<string[]> => [PUBLIC_IP];
 
 for (const { kind, skip } of await backendsToTest()) {
   describe.skipIf(skip !== undefined)(`registry store on ${kind}${skip === undefined ? '' : ` (skipped: ${skip})`}`, () => {
-    let database: TestDatabase;
+    const database = testDatabaseForEachTest(kind);
     let registry: ServerRegistry;
     const open = (extra: Partial<Parameters<typeof ServerRegistry.open>[0]> = {}): Promise<ServerRegistry> =>
       ServerRegistry.open({ db: database.db, keyFile: join(database.dir, 'secret.key'), resolveHost, watch: false, ...extra });
 
-    beforeAll(async () => {
-      database = await createTestDatabase(kind);
-    });
-    afterAll(async () => database?.drop());
     beforeEach(async () => {
-      await database.reset();
       registry = await open();
     });
     afterEach(async () => {

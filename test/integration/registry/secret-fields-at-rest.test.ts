@@ -6,11 +6,12 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { dottedPath } from '../../../src/config/field-path.js';
 import { SECRET_FIELDS } from '../../../src/config/secret-fields.js';
 import { ServerRegistry } from '../../../src/registry/server-registry.js';
-import { backendsToTest, createTestDatabase, queryPostgres, type TestDatabase } from '../../helpers/registry-backends.js';
+import { backendsToTest, queryPostgres } from '../../helpers/registry-backends.js';
+import { testDatabaseForEachTest } from '../../helpers/test-database-for-each-test.js';
 
 const { privateKey: PRIVATE_KEY } = generateKeyPairSync('ec', { namedCurve: 'P-256', privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
 const KEY_LINE = PRIVATE_KEY.split('\n')[1] ?? '';
@@ -46,7 +47,7 @@ const ENTRIES: Record<string, Record<string, unknown>> = {
 
 for (const { kind, skip } of await backendsToTest()) {
   describe.skipIf(skip !== undefined)(`secret fields at rest on ${kind}${skip === undefined ? '' : ` (skipped: ${skip})`}`, () => {
-    let database: TestDatabase;
+    const database = testDatabaseForEachTest(kind);
     let registry: ServerRegistry;
     const open = (): Promise<ServerRegistry> => ServerRegistry.open({ db: database.db, keyFile: join(database.dir, 'secret.key'), watch: false });
 
@@ -59,12 +60,7 @@ for (const { kind, skip } of await backendsToTest()) {
       return rows.map((row) => ({ name: String(row.name), entry: String(row.entry), secrets: row.secrets === null ? null : String(row.secrets) }));
     }
 
-    beforeAll(async () => {
-      database = await createTestDatabase(kind);
-    });
-    afterAll(async () => database?.drop());
     beforeEach(async () => {
-      await database.reset();
       registry = await open();
       await registry.users.add('root', { isAdmin: true });
       await registry.templates.add('tool', { command: 'node', args: ['tool.js', '--team', '{{team}}'], env: { TOOL_TOKEN: '{{token}}' }, parameters: [{ name: 'team' }, { name: 'token', secret: true }] });
