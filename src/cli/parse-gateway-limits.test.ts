@@ -3,6 +3,7 @@ import { parseGatewayLimits } from './parse-gateway-limits.js';
 
 test('NAME=VALUE pairs become startGateway options', () => {
   expect(parseGatewayLimits(['maxSessionsPerUser=20', 'headersTimeoutMs=5000'])).toEqual({ maxSessionsPerUser: 20, headersTimeoutMs: 5_000 });
+  expect(parseGatewayLimits(['maxListenStreamsPerUser=5', 'maxListenStreams=50'])).toEqual({ maxListenStreamsPerUser: 5, maxListenStreams: 50 });
   expect(parseGatewayLimits([])).toEqual({});
 });
 

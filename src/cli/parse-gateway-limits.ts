@@ -1,7 +1,7 @@
 /**
  * @module cli/parse-gateway-limits
  * `switchboard serve --limit NAME=VALUE`: the gateway's session, stream and connection limits from
- * the command line, by their option names (one repeatable flag rather than eight).
+ * the command line, by their option names (one repeatable flag rather than ten).
  */
 
 import { usageError } from './cli-error.js';
@@ -13,6 +13,8 @@ export const GATEWAY_LIMIT_NAMES = [
   'sessionIdleTtlMs',
   'maxEventStreamsPerUser',
   'maxEventStreams',
+  'maxListenStreamsPerUser',
+  'maxListenStreams',
   'maxConnections',
   'headersTimeoutMs',
   'requestTimeoutMs',

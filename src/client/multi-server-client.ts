@@ -37,12 +37,14 @@ import type { ToolResult } from '../result/tool-result.js';
 import { TypedEmitter } from '../util/typed-emitter.js';
 import { ArgumentValidator, formatArgumentProblems, type ArgumentProblem } from './argument-validator.js';
 import { refusalOf } from './refusal-of.js';
+import { refusedCallEvent, type RefusedCallEvent } from './refused-call-event.js';
 import { describeCallFailure } from './call-failure.js';
 import { logOptionalListFailure } from './optional-list-failure.js';
 import type { CatalogStore, KnownToolNames } from './catalog-store.js';
 import { globMatcher } from './glob.js';
 import { ListChangeDebouncer } from './list-change-debouncer.js';
 import { ResultCache } from './result-cache.js';
+import { ResourceSubscriptions, type SubscribedResource } from './resource-subscriptions.js';
 import type { NameReport } from './name-catalog.js';
 import { RoutedCatalog, type CatalogDiff } from './routed-catalog.js';
 import { knownToolsFromNames, toolSources } from './tool-sources.js';
@@ -128,6 +130,8 @@ export interface MultiServerClientEvents {
   'server-state-change': { server: string; from: ServerState; to: ServerState; error?: SwitchboardError };
   'tool-call-start': { callId: number; name: string; server: string; originalName: string };
   'tool-call-end': { callId: number; name: string; server: string; originalName: string; durationMs: number; ok: boolean; isError: boolean; errorCode?: string };
+  /** A call refused before anything was sent (no `tool-call-start` or `tool-call-end` for it). */
+  'tool-call-refused': RefusedCallEvent;
   'tool-progress': { callId: number; name: string; server: string; progress: number; total?: number; message?: string };
   'server-log': { server: string; level: string; logger?: string; data: unknown; source: 'mcp' | 'stderr' };
 }
@@ -260,6 +264,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
   #prometheus: Promise<{ registry: Registry; detach: () => void }> | undefined;
   readonly #startLimiter: StartLimiter | undefined;
   readonly #catalogStore: CatalogStore | undefined;
+  readonly #subscriptions: ResourceSubscriptions;
 
   private constructor(config: SwitchboardConfig, warnings: readonly ConfigIssue[], options: MultiServerClientOptions, store?: CatalogStore, known?: ReadonlyMap<string, KnownToolNames>) {
     super();
@@ -268,6 +273,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     this.#options = options;
     this.#logger = options.logger ?? noopLogger;
     this.#validator = new ArgumentValidator(this.#logger);
+    this.#subscriptions = new ResourceSubscriptions(this.#logger);
     this.#cache = new ResultCache({ ...(options.cacheMaxBytes === undefined ? {} : { maxBytes: options.cacheMaxBytes }), ...(options.now === undefined ? {} : { now: options.now }) });
     this.#stats = new StatsCollector(options.now);
     const maxStarts = options.maxConcurrentStarts ?? config.maxConcurrentStarts;
@@ -416,7 +422,10 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
       this.#cache.invalidate(name);
       this.#unavailable.forEach((server, tool) => server === name && this.#unavailable.delete(tool));
     }
-    for (const name of result.removed) this.#entries.delete(name);
+    for (const name of result.removed) {
+      this.#entries.delete(name);
+      this.#subscriptions.forget(name);
+    }
     for (const [name, entry] of next) this.#entries.set(name, entry);
     // Keep the order of the new configuration (status() and the catalog follow it).
     const ordered = config.servers.map((spec) => [spec.name, this.#entries.get(spec.name)] as const).filter((pair): pair is readonly [string, ServerEntry] => pair[1] !== undefined);
@@ -514,7 +523,8 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
       // Listing shares the start's deadline, which runs from the spawn (not from the wait for a slot).
       const timing = connection.lastStart;
       const remaining = Math.max(1_000, (timing?.deadlineMs ?? spec.startupTimeoutMs) - (timing?.handshakeMs ?? Date.now() - started));
-      await this.#listAll(entry, connection, remaining);
+      // A retry or a replacement is a new session: it hears of subscribed resources only if asked again.
+      await Promise.all([this.#listAll(entry, connection, remaining), this.#subscriptions.resend(spec.name, connection, remaining)]);
       if (entry.retired) return;
       const queuedMs = timing?.queuedMs ?? 0;
       entry.startTiming = { startMs: Date.now() - started - queuedMs, queuedMs };
@@ -592,7 +602,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
   async #afterReconnect(entry: ServerEntry, connection: ServerConnection): Promise<void> {
     this.#cache.invalidate(entry.spec.name);
     try {
-      await this.#listAll(entry, connection, entry.spec.startupTimeoutMs);
+      await Promise.all([this.#listAll(entry, connection, entry.spec.startupTimeoutMs), this.#subscriptions.resend(entry.spec.name, connection, entry.spec.startupTimeoutMs)]);
     } catch (error) {
       const ended = this.#closing !== undefined || entry.retired;
       this.#logger[ended ? 'debug' : 'warn']('re-listing after reconnect failed; keeping the previous lists', { server: entry.spec.name, error: String(error) });
@@ -759,19 +769,21 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
    */
   callTool(name: string, args: Record<string, unknown> = {}, options: ToolCallOptions = {}): Promise<ToolResult> {
     const tool = this.#tools.route(name);
-    if (tool === undefined || (options.server !== undefined && tool.server !== options.server)) return this.#refuse(this.#unknownTool(name, options.server));
+    if (tool === undefined || (options.server !== undefined && tool.server !== options.server)) return this.#refuse(this.#unknownTool(name, options.server), name);
     if (this.#options.validateArguments !== false) {
       // Synchronous for valid arguments of simple schemas and once a schema is compiled.
       const checked = this.#validator.validate(tool.inputSchema, args);
-      if (!Array.isArray(checked)) return checked.then((problems) => (problems.length > 0 ? this.#refuse(invalidArguments(tool, problems), tool) : this.#callRouted(tool, args, options)));
-      if (checked.length > 0) return this.#refuse(invalidArguments(tool, checked), tool);
+      if (!Array.isArray(checked)) return checked.then((problems) => (problems.length > 0 ? this.#refuse(invalidArguments(tool, problems), name, tool) : this.#callRouted(tool, args, options)));
+      if (checked.length > 0) return this.#refuse(invalidArguments(tool, checked), name, tool);
     }
     return this.#callRouted(tool, args, options);
   }
 
-  /** Rejects with a refusal (nothing was sent), counted in the stats. */
-  #refuse(error: SwitchboardError, tool?: CatalogTool): Promise<never> {
-    this.#stats.callRefused(refusalOf(error, tool));
+  /** Rejects with a refusal (nothing was sent), counted in the stats and told as `tool-call-refused`. */
+  #refuse(error: SwitchboardError, name: string, tool?: CatalogTool): Promise<never> {
+    const refusal = refusalOf(error, tool, tool === undefined ? this.#tools.owner(name) : undefined);
+    this.#stats.callRefused(refusal);
+    if (this.listenerCount('tool-call-refused') > 0) this.emit('tool-call-refused', refusedCallEvent(++this.#nextCallId, tool?.name ?? name, refusal));
     return Promise.reject(error);
   }
 
@@ -945,13 +957,42 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
    * could serve it, pass `server`.
    */
   async readResource(uri: string, options: CallOptions & { server?: string } = {}): Promise<ReadResourceResult> {
+    const resource = await this.#resourceOf(uri, options.server);
+    return this.#connectionOf(resource.server).readResource(resource.uri, options);
+  }
+
+  /**
+   * Subscribes to updates of a resource (found like {@link readResource}'s): `resources-changed`
+   * events with its `uri` follow, the URI as its server names it. Counted per call, each ended by
+   * one {@link unsubscribeResource}; sent again whenever the server comes back (restart, reconnect,
+   * new HTTP session, reconfiguration). Resolves with the server and its URI.
+   */
+  async subscribeResource(uri: string, options: { server?: string; signal?: AbortSignal } = {}): Promise<SubscribedResource> {
+    const resource = await this.#resourceOf(uri, options.server);
+    await this.#subscriptions.add(resource, this.#connectionOf(resource.server), options.signal === undefined ? {} : { signal: options.signal });
+    return resource;
+  }
+
+  /** Ends one {@link subscribeResource}; the last one unsubscribes at the server. False when it was not subscribed. */
+  unsubscribeResource(uri: string, options: { server?: string } = {}): Promise<boolean> {
     const listed = this.#resources.get(uri);
-    if (listed !== undefined && (options.server === undefined || options.server === listed.server)) {
-      return this.#connectionOf(listed.server).readResource(listed.originalUri, options);
-    }
-    if (options.server !== undefined) return this.#connectionOf(options.server).readResource(uri, options);
+    const resource = listed !== undefined && (options.server === undefined || options.server === listed.server) ? { server: listed.server, uri: listed.originalUri } : this.#subscriptions.find(uri, options.server);
+    const entry = resource === undefined ? undefined : this.#entries.get(resource.server);
+    return resource === undefined ? Promise.resolve(false) : this.#subscriptions.remove(resource, entry !== undefined && isUp(entry.state) ? entry.connection : undefined);
+  }
+
+  /** The resources subscribed to now, with their subscriber counts (to carry them over to a client that replaces this one). */
+  resourceSubscriptions(): Array<SubscribedResource & { subscribers: number }> {
+    return this.#subscriptions.list();
+  }
+
+  /** The server of a resource URI and the URI as that server names it. */
+  async #resourceOf(uri: string, server: string | undefined): Promise<SubscribedResource> {
+    const listed = this.#resources.get(uri);
+    if (listed !== undefined && (server === undefined || server === listed.server)) return { server: listed.server, uri: listed.originalUri };
+    if (server !== undefined) return { server, uri };
     const candidates = await this.#serversForUri(uri);
-    if (candidates.length === 1 && candidates[0] !== undefined) return this.#connectionOf(candidates[0]).readResource(uri, options);
+    if (candidates.length === 1 && candidates[0] !== undefined) return { server: candidates[0], uri };
     throw new SwitchboardError(
       ErrorCode.InvalidArgument,
       candidates.length === 0
@@ -977,6 +1018,17 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
       throw entry.lastError ?? new SwitchboardError(ErrorCode.ServerDisconnected, `server "${server}" is not connected (${entry.state})`, { server });
     }
     return entry.connection;
+  }
+
+  /** A server's instructions from its handshake, while it is up. */
+  instructions(server: string): string | undefined {
+    const entry = this.#entries.get(server);
+    return entry !== undefined && isUp(entry.state) ? entry.connection?.instructions : undefined;
+  }
+
+  /** Sends `completion/complete` to a server (its `ref` as that server names it); resolves with the server's answer as sent. */
+  async complete(server: string, params: Record<string, unknown>, options: CallOptions = {}): Promise<unknown> {
+    return this.#connectionOf(server).request('completion/complete', params, options);
   }
 
   /** The live connection of a server (for protocol features this class does not wrap). */

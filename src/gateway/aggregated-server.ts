@@ -176,11 +176,9 @@ export function createAggregatedServer(options: AggregatedServerOptions): Server
       else if (resource !== undefined) target = { server: resource.server, ref: { ...ref, uri: resource.originalUri } };
     }
     if (target === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `no server offers ${ref.type === 'ref/prompt' ? `a prompt named "${ref.name}"` : `a resource template "${ref.uri}"`}`);
-    const connection = client.connection(target.server);
-    if (connection === undefined) throw new ProtocolError(ProtocolErrorCode.InternalError, `server "${target.server}" is not connected`);
     let result: unknown;
     try {
-      result = await connection.request('completion/complete', { ...request.params, ref: target.ref }, { signal: ctx.mcpReq.signal });
+      result = await client.complete(target.server, { ...request.params, ref: target.ref }, { signal: ctx.mcpReq.signal });
     } catch (error) {
       throw toProtocolError(client.disclose(error));
     }
@@ -311,7 +309,7 @@ async function resourceOwner(client: UserClient, uri: string): Promise<UpstreamR
 function instructionsOf(client: UserClient): string | undefined {
   const parts: string[] = [];
   for (const status of client.status()) {
-    const instructions = status.state === 'ready' ? client.connection(status.name)?.instructions : undefined;
+    const instructions = status.state === 'ready' ? client.instructions(status.name) : undefined;
     if (instructions !== undefined && instructions.trim() !== '') parts.push(`[${status.name}] ${instructions.trim()}`);
   }
   return parts.length === 0 ? undefined : parts.join('\n\n');

@@ -102,7 +102,7 @@ describe('/api/servers without running anything', () => {
         kind: 'url',
         state: 'closed',
         entry: { url: 'https://mcp.example.com/mcp?api_key=xxxx', headers: { 'X-Key': '••••9876' } },
-        stats: { calls: 0, errorRate: 0, latency: { p50: 0, p95: 0, p99: 0 }, timeline: [] },
+        stats: { calls: 0, refused: {}, errorRate: 0, latency: { p50: 0, p95: 0, p99: 0 }, timeline: [] },
       }),
     ]);
     const bare = (await (await call('/api/servers', { token: tenantToken })).json()) as { servers: Array<Record<string, unknown>> };

@@ -25,6 +25,13 @@ export const DEFAULT_MAX_EVENT_STREAMS_PER_USER = 10;
 /** `/api/events` streams open at once, all users together (a socket each). @default 1000 */
 export const DEFAULT_MAX_EVENT_STREAMS = 1_000;
 /**
+ * 2026-07-28 `subscriptions/listen` streams one user may hold open at once: a 2026 client holds one
+ * where a 2025 client holds a session and its GET stream, so the caps match the sessions'. @default 100
+ */
+export const DEFAULT_MAX_LISTEN_STREAMS_PER_USER = 100;
+/** `subscriptions/listen` streams open at once, all users together (a socket each). @default 5000 */
+export const DEFAULT_MAX_LISTEN_STREAMS = 5_000;
+/**
  * TCP connections the gateway accepts at once; more are dropped on arrival. Keep it below the
  * file-descriptor limit (`ulimit -n`), leaving room for the upstream servers' pipes and sockets.
  * @default 10000

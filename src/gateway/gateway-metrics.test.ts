@@ -1,5 +1,8 @@
 import { expect, test } from 'vitest';
-import { labelValue, onlyUser } from './gateway-metrics.js';
+import { noopLogger } from '../logger.js';
+import type { RegistryUser } from '../registry/registry-types.js';
+import { GatewayMetrics, labelValue, onlyUser } from './gateway-metrics.js';
+import { LimitRefusals } from './limit-refusals.js';
 
 const EXPOSITION = `# HELP mcp_tool_calls_total Tool calls by outcome (ok, tool_error, error).
 # TYPE mcp_tool_calls_total counter
@@ -25,4 +28,21 @@ test('label values are read with escapes, so a crafted value cannot pose as anot
   expect(labelValue('m{a="1",b="two words"} 1', 'b')).toBe('two words');
   expect(labelValue('m 1', 'user')).toBeUndefined();
   expect(labelValue('m{a="line\\nbreak"} 1', 'a')).toBe('line\nbreak');
+});
+
+const user = (name: string, isAdmin: boolean): RegistryUser => ({ id: name, name, isAdmin, createdAt: '', updatedAt: '' });
+
+test('refusals by the caps are exposed by limit, 0 included, to administrators only', async () => {
+  const refusals = new LimitRefusals();
+  refusals.count('maxListenStreamsPerUser');
+  refusals.count('maxListenStreamsPerUser');
+  refusals.count('maxConnections');
+  const metrics = await GatewayMetrics.create({ sessions: () => 0, clients: () => 0, callsInFlight: () => 0, limitRefusals: () => refusals.snapshot() }, noopLogger);
+  const admin = await metrics.render(user('admin', true));
+  expect(admin).toContain('switchboard_limit_refusals_total{limit="maxListenStreamsPerUser"} 2');
+  expect(admin).toContain('switchboard_limit_refusals_total{limit="maxConnections"} 1');
+  expect(admin).toContain('switchboard_limit_refusals_total{limit="maxSessions"} 0');
+  refusals.count('maxConnections');
+  expect(await metrics.render(user('admin', true))).toContain('switchboard_limit_refusals_total{limit="maxConnections"} 2');
+  expect(await metrics.render(user('alice', false))).not.toContain('switchboard_limit_refusals_total');
 });

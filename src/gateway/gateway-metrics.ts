@@ -2,7 +2,8 @@
  * @module gateway/gateway-metrics
  * `/metrics`: one `prom-client` registry for the process. Each user's client registers its series
  * there with a `user` label (calls, errors, latency, cache, restarts, servers up); the gateway adds
- * its own (HTTP requests, sessions, pooled clients, calls in flight). An administrator's scrape sees
+ * its own (HTTP requests, sessions, pooled clients, calls in flight, refusals by the caps on sessions,
+ * streams and connections). An administrator's scrape sees
  * everything; anyone else sees only the series labelled with their own user name.
  */
 
@@ -20,6 +21,8 @@ export interface GatewayGaugeSources {
   callsInFlight(): number;
   /** The audit writer's counters; undefined when auditing is off. */
   audit?(): AuditWriterStats | undefined;
+  /** Refusals by the gateway's caps, by option name (the gateway's `LimitRefusals`). */
+  limitRefusals?(): ReadonlyMap<string, number>;
 }
 
 const DURATION_BUCKETS_SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -55,6 +58,16 @@ export class GatewayMetrics {
     new client.Gauge({ name: 'switchboard_pool_clients', help: 'Per-user clients in the pool.', registers: [registry], collect() { this.set(sources.clients()); } });
     new client.Gauge({ name: 'switchboard_calls_in_flight', help: 'Tool calls running through the gateway.', registers: [registry], collect() { this.set(sources.callsInFlight()); } });
     registerAuditMetrics(client, registry, sources);
+    new client.Counter({
+      name: 'switchboard_limit_refusals_total',
+      help: 'Sessions, streams and connections refused by a cap, by the option that refused (maxSessionsPerUser, maxListenStreams, maxConnections, …).',
+      labelNames: ['limit'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const [limit, count] of sources.limitRefusals?.() ?? []) this.inc({ limit }, count);
+      },
+    });
     new client.Gauge({ name: 'switchboard_start_time_seconds', help: 'When the gateway started (Unix time).', registers: [registry] }).set(Math.round(Date.now() / 1000));
     return new GatewayMetrics(registry, requests, duration, logger);
   }

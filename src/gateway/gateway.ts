@@ -21,6 +21,8 @@ import {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MAX_EVENT_STREAMS,
   DEFAULT_MAX_EVENT_STREAMS_PER_USER,
+  DEFAULT_MAX_LISTEN_STREAMS,
+  DEFAULT_MAX_LISTEN_STREAMS_PER_USER,
   DEFAULT_MAX_SESSIONS,
   DEFAULT_MAX_SESSIONS_PER_USER,
   DEFAULT_SESSION_IDLE_TTL_MS,
@@ -28,6 +30,7 @@ import {
 } from './gateway-defaults.js';
 import { GatewayMetrics } from './gateway-metrics.js';
 import { createHostCheck, type HostCheck } from './host-check.js';
+import { LimitRefusals } from './limit-refusals.js';
 import { McpEndpoint } from './mcp-endpoint.js';
 import { TokenCache } from './token-cache.js';
 import { UserSlots } from './user-slots.js';
@@ -52,6 +55,10 @@ export interface GatewayOptions {
   maxSessionsPerUser?: number;
   /** 2025-era sessions in total. @default DEFAULT_MAX_SESSIONS */
   maxSessions?: number;
+  /** 2026-07-28 `subscriptions/listen` streams per user; more are refused with 429. @default DEFAULT_MAX_LISTEN_STREAMS_PER_USER */
+  maxListenStreamsPerUser?: number;
+  /** `subscriptions/listen` streams in total. @default DEFAULT_MAX_LISTEN_STREAMS */
+  maxListenStreams?: number;
   /** `/api/events` streams per user; more are refused with 429. @default DEFAULT_MAX_EVENT_STREAMS_PER_USER */
   maxEventStreamsPerUser?: number;
   /** `/api/events` streams in total. @default DEFAULT_MAX_EVENT_STREAMS */
@@ -74,6 +81,8 @@ export class Gateway {
   readonly maxBodyBytes: number;
   /** Places for `/api/events` streams (per user and in total). */
   readonly eventStreams: UserSlots;
+  /** Refusals by the caps on sessions, streams and connections (`switchboard_limit_refusals_total`). */
+  readonly refusals: LimitRefusals;
   /** OAuth logins started from the dashboard, waiting for their browser. */
   readonly logins = new OAuthLogins();
   /** The config file's servers (shared by every user). */
@@ -84,7 +93,7 @@ export class Gateway {
   #shuttingDown = false;
   #closing: Promise<void> | undefined;
 
-  private constructor(options: GatewayOptions, parts: { pool: ClientPool; calls: CallTracker; mcp: McpEndpoint; metrics: GatewayMetrics; logger: Logger; maxBodyBytes: number; eventStreams: UserSlots }) {
+  private constructor(options: GatewayOptions, parts: { pool: ClientPool; calls: CallTracker; mcp: McpEndpoint; metrics: GatewayMetrics; logger: Logger; maxBodyBytes: number; eventStreams: UserSlots; refusals: LimitRefusals }) {
     this.registry = options.registry;
     this.#tokens = new TokenCache(options.tokenCacheTtlMs);
     // Users removed or changed, tokens revoked (here or in another process): verified tokens are re-checked.
@@ -100,6 +109,7 @@ export class Gateway {
     this.metrics = parts.metrics;
     this.maxBodyBytes = parts.maxBodyBytes;
     this.eventStreams = parts.eventStreams;
+    this.refusals = parts.refusals;
     this.hostCheck = createHostCheck({ ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }), ...(options.allowedOrigins === undefined ? {} : { allowedOrigins: options.allowedOrigins }) });
     this.pool.on('client-evicted', ({ userId, user, reason }) => {
       this.logger.info('user client closed', { user, reason });
@@ -115,7 +125,8 @@ export class Gateway {
     const logger = redactingLogger(options.logger ?? noopLogger);
     const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     if (!(maxBodyBytes > 0)) throw new SwitchboardError(ErrorCode.InvalidArgument, `maxBodyBytes must be positive, got ${String(options.maxBodyBytes)}`);
-    const { sessionSlots, eventStreams } = slotsOf(options);
+    const refusals = new LimitRefusals();
+    const { sessionSlots, listenSlots, eventStreams } = slotsOf(options, refusals);
     const calls = new CallTracker();
     const pool = new ClientPool(options.registry, {
       ...options.pool,
@@ -134,16 +145,17 @@ export class Gateway {
       maxBodyBytes,
       sessionIdleTtlMs: options.sessionIdleTtlMs ?? DEFAULT_SESSION_IDLE_TTL_MS,
       sessionSlots,
+      listenSlots,
       onClient: (client, user) => gateway?.metrics.attach(client, user.name),
     });
     let metrics: GatewayMetrics;
     try {
-      metrics = await GatewayMetrics.create({ sessions: () => mcp.sessionCount, clients: () => pool.size, callsInFlight: () => calls.size, audit: () => pool.auditStats() }, logger);
+      metrics = await GatewayMetrics.create({ sessions: () => mcp.sessionCount, clients: () => pool.size, callsInFlight: () => calls.size, audit: () => pool.auditStats(), limitRefusals: () => refusals.snapshot() }, logger);
     } catch (error) {
       await Promise.all([mcp.close(), pool.close()]);
       throw error;
     }
-    gateway = new Gateway(options, { pool, calls, mcp, metrics, logger, maxBodyBytes, eventStreams });
+    gateway = new Gateway(options, { pool, calls, mcp, metrics, logger, maxBodyBytes, eventStreams, refusals });
     return gateway;
   }
 
@@ -222,8 +234,9 @@ export class Gateway {
   }
 }
 
-/** The caps on sessions and event streams (checked before anything else is built). */
-function slotsOf(options: GatewayOptions): { sessionSlots: UserSlots; eventStreams: UserSlots } {
+/** The caps on sessions and streams (checked before anything else is built); each refusal is counted. */
+function slotsOf(options: GatewayOptions, refusals: LimitRefusals): { sessionSlots: UserSlots; listenSlots: UserSlots; eventStreams: UserSlots } {
+  const onRefused = (limit: string): void => refusals.count(limit);
   const sessionSlots = new UserSlots({
     perUser: options.maxSessionsPerUser ?? DEFAULT_MAX_SESSIONS_PER_USER,
     total: options.maxSessions ?? DEFAULT_MAX_SESSIONS,
@@ -231,6 +244,16 @@ function slotsOf(options: GatewayOptions): { sessionSlots: UserSlots; eventStrea
     perUserOption: 'maxSessionsPerUser',
     totalOption: 'maxSessions',
     hint: 'end sessions you no longer use (HTTP DELETE /mcp with their Mcp-Session-Id, or close the client), or wait for idle ones to expire',
+    onRefused,
+  });
+  const listenSlots = new UserSlots({
+    perUser: options.maxListenStreamsPerUser ?? DEFAULT_MAX_LISTEN_STREAMS_PER_USER,
+    total: options.maxListenStreams ?? DEFAULT_MAX_LISTEN_STREAMS,
+    noun: 'subscriptions/listen streams',
+    perUserOption: 'maxListenStreamsPerUser',
+    totalOption: 'maxListenStreams',
+    hint: 'close listen streams you no longer use (end the subscriptions/listen request, or close the client)',
+    onRefused,
   });
   const eventStreams = new UserSlots({
     perUser: options.maxEventStreamsPerUser ?? DEFAULT_MAX_EVENT_STREAMS_PER_USER,
@@ -239,6 +262,7 @@ function slotsOf(options: GatewayOptions): { sessionSlots: UserSlots; eventStrea
     perUserOption: 'maxEventStreamsPerUser',
     totalOption: 'maxEventStreams',
     hint: 'close a dashboard tab or another /api/events stream you no longer watch',
+    onRefused,
   });
-  return { sessionSlots, eventStreams };
+  return { sessionSlots, listenSlots, eventStreams };
 }

@@ -7,7 +7,9 @@
  *   `initialize`.
  * - Everything else is 2026-07-28 traffic, served statelessly by the user's own handler
  *   (`createMcpHandler(…, { legacy: 'reject' })`), with a lease on the user's client held until the
- *   response (an SSE stream, for `subscriptions/listen` or a call with progress) has ended.
+ *   response (an SSE stream, for `subscriptions/listen` or a call with progress) has ended. A
+ *   `subscriptions/listen` stream also holds a place under its cap until it ends, and keeps the
+ *   upstreams of its `resourceSubscriptions` subscribed.
  */
 
 import { isLegacyRequest } from '@modelcontextprotocol/server';
@@ -19,6 +21,8 @@ import type { UserClient } from '../registry/user-client.js';
 import type { CallTracker } from './call-tracker.js';
 import { mcpErrorResponse } from './http-error.js';
 import { LegacySession } from './legacy-session.js';
+import { isListenRequest } from './listen-request.js';
+import { MAX_LISTENED_RESOURCES, listenedResources } from './listened-resources.js';
 import { isStreaming, onResponseEnd, type ExchangeEndHook } from './on-response-end.js';
 import { UserEndpoint } from './user-endpoint.js';
 import type { UserSlots } from './user-slots.js';
@@ -33,6 +37,8 @@ export interface McpEndpointOptions {
   sessionIdleTtlMs: number;
   /** Places for 2025-era sessions (per user and in total): one is taken before a session opens. */
   sessionSlots: UserSlots;
+  /** Places for 2026-07-28 `subscriptions/listen` streams (per user and in total): one is taken before a stream opens. */
+  listenSlots: UserSlots;
   /** Called when an endpoint starts using a client. */
   onClient?: (client: UserClient, user: RegistryUser) => void;
 }
@@ -148,18 +154,45 @@ export class McpEndpoint {
       }
       return this.#openSession(request, user, onEnd, parsedBody);
     }
-    const lease = await this.#options.lease(user);
+    let releaseListen: (() => void) | undefined;
+    let listened: string[] = [];
+    if (await isListenRequest(request, parsedBody, this.#options.maxBodyBytes)) {
+      listened = listenedResources(parsedBody?.value);
+      if (listened.length > MAX_LISTENED_RESOURCES) {
+        return mcpErrorResponse(new SwitchboardError(ErrorCode.InvalidArgument, `subscriptions/listen asks for ${listened.length} resources; at most ${MAX_LISTENED_RESOURCES} are allowed per stream: open several streams`));
+      }
+      try {
+        releaseListen = this.#options.listenSlots.take(user);
+      } catch (error) {
+        return mcpErrorResponse(error);
+      }
+    }
+    let lease: ClientLease;
+    try {
+      lease = await this.#options.lease(user);
+    } catch (error) {
+      releaseListen?.();
+      throw error;
+    }
     const endpoint = this.endpointOf(user);
     endpoint.bind(lease.client);
+    // The upstreams are subscribed before the stream is acknowledged, and unsubscribed when it ends.
+    const unlisten = listened.length === 0 ? undefined : await endpoint.listen(listened);
+    const release = (): void => {
+      unlisten?.();
+      lease.release();
+      releaseListen?.();
+    };
     let response: Response;
     try {
       response = await endpoint.modern().fetch(request, parsedBody === undefined ? undefined : { parsedBody: parsedBody.value });
     } catch (error) {
-      lease.release();
+      release();
       throw error;
     }
-    if (isStreaming(response)) onEnd(() => lease.release());
-    else lease.release();
+    // A listen refused by the SDK (bad filter) is a JSON answer: its place is freed at once.
+    if (isStreaming(response)) onEnd(release);
+    else release();
     return response;
   }
 

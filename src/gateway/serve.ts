@@ -81,6 +81,8 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     const server = createAdaptorServer({ fetch: app.fetch, serverOptions: limits.serverOptions, hostname: urlHost(isWildcard(host) ? '127.0.0.1' : host) });
     if (!(server instanceof HttpServer)) throw new SwitchboardError(ErrorCode.Internal, 'the HTTP server is not an HTTP/1 server');
     server.maxConnections = limits.maxConnections;
+    const counted = gateway;
+    server.on('drop', () => counted.refusals.count('maxConnections'));
     const address = await listen(server, host, port);
     const url = `http://${urlHost(isWildcard(host) ? '127.0.0.1' : host)}:${address.port}`;
     if (isWildcard(host)) {

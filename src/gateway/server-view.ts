@@ -36,7 +36,10 @@ export interface ServerView {
 
 /** The numbers of a {@link ServerView}. */
 export interface ServerViewStats {
+  /** Every call, refused ones included. */
   calls: number;
+  /** Calls refused before anything was sent, by error code. */
+  refused: Record<string, number>;
   errorRate: number;
   latency: { p50: number; p95: number; p99: number };
   timeline: TimelinePoint[];
@@ -108,8 +111,8 @@ function withLiveState(view: StaticPart, sources: ServerViewSources): ServerView
 }
 
 function statsOf(stats: ServerStats | undefined): ServerViewStats {
-  if (stats === undefined) return { calls: 0, errorRate: 0, latency: { p50: 0, p95: 0, p99: 0 }, timeline: [] };
-  return { calls: stats.calls, errorRate: stats.errorRate, latency: { p50: stats.latency.p50, p95: stats.latency.p95, p99: stats.latency.p99 }, timeline: stats.timeline };
+  if (stats === undefined) return { calls: 0, refused: {}, errorRate: 0, latency: { p50: 0, p95: 0, p99: 0 }, timeline: [] };
+  return { calls: stats.calls, refused: stats.refused, errorRate: stats.errorRate, latency: { p50: stats.latency.p50, p95: stats.latency.p95, p99: stats.latency.p99 }, timeline: stats.timeline };
 }
 
 /** A normalized spec as a config-file entry, secrets masked (for administrators). */

@@ -42,7 +42,8 @@ export class UserEndpoint implements AggregatedServerHost {
   readonly sessions = new Set<DownstreamSession>();
   readonly conversations = new CallConversations();
   readonly #options: UserEndpointOptions;
-  readonly #upstreamSubscriptions = new Map<string, number>();
+  /** Resources 2026-07-28 listen streams asked for: upstream (server, URI) → URI as the client knows it → streams. */
+  readonly #listened = new Map<string, Map<string, number>>();
   #client: UserClient | undefined;
   #unbind: (() => void) | undefined;
   #modern: McpHttpHandler | undefined;
@@ -102,7 +103,6 @@ export class UserEndpoint implements AggregatedServerHost {
     this.#unbind?.();
     this.#unbind = undefined;
     this.#client = undefined;
-    this.#upstreamSubscriptions.clear();
   }
 
   /** The 2026-07-28 handler of this user (created on first use). */
@@ -110,6 +110,8 @@ export class UserEndpoint implements AggregatedServerHost {
     this.#modern ??= createMcpHandler(() => createAggregatedServer({ host: this, era: 'modern' }), {
       legacy: 'reject',
       maxRequestBodySize: this.#options.maxBodyBytes,
+      // The gateway's own caps on listen streams (maxListenStreamsPerUser, maxListenStreams) apply first.
+      maxSubscriptions: Number.MAX_SAFE_INTEGER,
       onerror: (error) => this.logger.debug('2026-07-28 request refused or failed', { error: error.message }),
     });
     return this.#modern;
@@ -120,31 +122,47 @@ export class UserEndpoint implements AggregatedServerHost {
     return this.sessions.size === 0 && this.#modern === undefined;
   }
 
+  /** Subscribes the user's client to an upstream resource (the client counts subscribers and subscribes again after restarts). */
   async subscribe(resource: UpstreamResource, signal: AbortSignal): Promise<void> {
-    const key = subscriptionKey(resource);
-    const count = this.#upstreamSubscriptions.get(key) ?? 0;
-    if (count === 0) {
-      const connection = this.client().connection(resource.server);
-      if (connection === undefined) throw new SwitchboardError(ErrorCode.ServerNotFound, `server "${resource.server}" is not connected`, { server: resource.server });
-      await connection.request('resources/subscribe', { uri: resource.uri }, { signal });
-    }
-    this.#upstreamSubscriptions.set(key, count + 1);
+    await this.client().subscribeResource(resource.uri, { server: resource.server, signal });
   }
 
   async unsubscribe(resource: UpstreamResource): Promise<void> {
-    const key = subscriptionKey(resource);
-    const count = this.#upstreamSubscriptions.get(key) ?? 0;
-    if (count > 1) {
-      this.#upstreamSubscriptions.set(key, count - 1);
-      return;
-    }
-    this.#upstreamSubscriptions.delete(key);
-    if (count === 0) return;
-    // Best effort: the upstream may be gone, and nobody waits for this answer.
-    await this.#client
-      ?.connection(resource.server)
-      ?.request('resources/unsubscribe', { uri: resource.uri }, { timeoutMs: 5_000 })
-      .catch((error: unknown) => this.logger.debug('unsubscribing upstream failed', { server: resource.server, error: String(error) }));
+    // Best effort: the client may be gone, and nobody waits for this answer.
+    await this.#client?.unsubscribeResource(resource.uri, { server: resource.server }).catch((error: unknown) => this.logger.debug('unsubscribing upstream failed', { server: resource.server, error: String(error) }));
+  }
+
+  /**
+   * A 2026-07-28 `subscriptions/listen` stream wants updates of `uris` (as the client knows them): the
+   * user's client subscribes upstream (a URI no server offers is only logged). The returned function
+   * ends that, once the stream has ended.
+   */
+  async listen(uris: readonly string[]): Promise<() => void> {
+    const client = this.client();
+    const held: Array<{ exposed: string; upstream: UpstreamResource }> = [];
+    await Promise.all(
+      uris.map(async (exposed) => {
+        try {
+          const upstream = await client.subscribeResource(exposed);
+          const streams = this.#listened.get(subscriptionKey(upstream)) ?? new Map<string, number>();
+          streams.set(exposed, (streams.get(exposed) ?? 0) + 1);
+          this.#listened.set(subscriptionKey(upstream), streams);
+          held.push({ exposed, upstream });
+        } catch (error) {
+          this.logger.debug('a listened resource could not be subscribed upstream', { uri: exposed, error: String(error) });
+        }
+      }),
+    );
+    return () => {
+      for (const { exposed, upstream } of held.splice(0)) {
+        const streams = this.#listened.get(subscriptionKey(upstream));
+        const left = (streams?.get(exposed) ?? 1) - 1;
+        if (left > 0) streams?.set(exposed, left);
+        else streams?.delete(exposed);
+        if (streams?.size === 0) this.#listened.delete(subscriptionKey(upstream));
+        void client.unsubscribeResource(upstream.uri, { server: upstream.server }).catch((error: unknown) => this.logger.debug('unsubscribing upstream failed', { server: upstream.server, error: String(error) }));
+      }
+    };
   }
 
   /** Adds a long-lived session. */
@@ -184,6 +202,7 @@ export class UserEndpoint implements AggregatedServerHost {
   }
 
   #resourceUpdated(server: string, uri: string): void {
+    for (const exposed of this.#listened.get(subscriptionKey({ server, uri }))?.keys() ?? []) this.#modern?.notify.resourceUpdated(exposed);
     for (const session of this.sessions) {
       for (const [exposed, upstream] of session.subscriptions) {
         if (upstream.server !== server || upstream.uri !== uri) continue;

@@ -45,3 +45,13 @@ test('caps must be whole numbers of at least 1', () => {
   expect(() => slots(0, 1)).toThrow('maxThingsPerUser must be a whole number of at least 1, got 0');
   expect(() => slots(1, 1.5)).toThrow('maxThings must be a whole number of at least 1, got 1.5');
 });
+
+test('each refusal is reported with the option name of the cap that refused', () => {
+  const refused: string[] = [];
+  const limit = new UserSlots({ perUser: 1, total: 2, noun: 'things', perUserOption: 'maxThingsPerUser', totalOption: 'maxThings', hint: 'close one', onRefused: (name) => refused.push(name) });
+  limit.take(alice);
+  refusal(() => limit.take(alice));
+  limit.take(bob);
+  refusal(() => limit.take({ id: 'u3', name: 'carol' }));
+  expect(refused).toEqual(['maxThingsPerUser', 'maxThings']);
+});

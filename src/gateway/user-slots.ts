@@ -1,6 +1,7 @@
 /**
  * @module gateway/user-slots
- * A cap on long-lived things a user holds open (2025-era sessions, `/api/events` streams), per user
+ * A cap on long-lived things a user holds open (2025-era sessions, 2026-07-28 `subscriptions/listen`
+ * streams, `/api/events` streams), per user
  * and in total: without one, a single tenant opened 30,000 sessions and 20,000 event streams and
  * took the memory and file descriptors every other user needed (issue 14, finding 5).
  */
@@ -20,6 +21,8 @@ export interface UserSlotsOptions {
   totalOption: string;
   /** What a refused user can do (freeing a slot). */
   hint: string;
+  /** Called with the option name of the cap on each refusal (the gateway counts them on /metrics). */
+  onRefused?: (limit: string) => void;
 }
 
 /** Counted slots; {@link take} refuses with `LIMIT_EXCEEDED` (HTTP 429) when a cap is reached. */
@@ -49,12 +52,14 @@ export class UserSlots {
     const { perUser, total, noun, perUserOption, totalOption, hint } = this.#options;
     const held = this.countOf(user.id);
     if (held >= perUser) {
+      this.#options.onRefused?.(perUserOption);
       throw new SwitchboardError(ErrorCode.LimitExceeded, `user "${user.name}" has ${held} open ${noun}, the most allowed per user (${perUserOption})`, {
         hint: `${hint}; the administrator can raise ${perUserOption}`,
         details: { limit: perUserOption, max: perUser },
       });
     }
     if (this.#total >= total) {
+      this.#options.onRefused?.(totalOption);
       throw new SwitchboardError(ErrorCode.LimitExceeded, `the gateway has ${this.#total} open ${noun}, its limit (${totalOption})`, {
         hint: `try again later; the administrator can raise ${totalOption}`,
         details: { limit: totalOption, max: total },

@@ -6,18 +6,24 @@
 
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { CallToolResult, GetPromptResult as WirePromptResult, ReadResourceResult as WireReadResult, Tool } from '@modelcontextprotocol/server';
+import { toLenientSchema } from '../client/lenient-schema.js';
 import type { CatalogTool } from '../client/multi-server-client.js';
 import type { GetPromptResult, ReadResourceResult } from '../connection/mcp-types.js';
 import { ErrorCode, isSwitchboardError } from '../errors.js';
 import type { ContentItem, ResourceContents, ToolResult } from '../result/tool-result.js';
 
-/** A catalog tool as `tools/list` shows it: name, schemas and annotations passed through. */
+/**
+ * A catalog tool as `tools/list` shows it: name, schemas and annotations passed through, except that
+ * a required input property with a `default` is not required (as the gateway's own check sees it,
+ * `toLenientSchema`): a downstream client that checks arguments itself must not refuse what the
+ * server accepts (@playwright/mcp's `browser_take_screenshot` requires and defaults `scale`).
+ */
 export function toWireTool(tool: CatalogTool): Tool {
   return {
     name: tool.name,
     ...(tool.title === undefined ? {} : { title: tool.title }),
     ...(tool.description === undefined ? {} : { description: tool.description }),
-    inputSchema: { type: 'object', ...tool.inputSchema },
+    inputSchema: { type: 'object', ...toLenientSchema(tool.inputSchema) },
     ...(tool.outputSchema === undefined ? {} : { outputSchema: { type: 'object', ...tool.outputSchema } }),
     ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
   };

@@ -9,6 +9,8 @@
  */
 
 import { MultiServerClient, type CatalogPrompt, type CatalogResource, type CatalogResourceTemplate, type CatalogTool, type MultiServerClientEvents, type MultiServerClientOptions, type ServerStatus } from '../client/multi-server-client.js';
+import { carryResourceSubscriptions } from '../client/carry-resource-subscriptions.js';
+import type { SubscribedResource } from '../client/resource-subscriptions.js';
 import type { ServerSpec } from '../config/server-spec.js';
 import type { CallOptions, ServerConnection, ServerConnectionOptions } from '../connection/server-connection.js';
 import type { GetPromptResult, ReadResourceResult } from '../connection/mcp-types.js';
@@ -39,6 +41,8 @@ export interface UserClientEvents {
   'server-state-change': MultiServerClientEvents['server-state-change'];
   'tool-call-start': MultiServerClientEvents['tool-call-start'] & { userId: string };
   'tool-call-end': MultiServerClientEvents['tool-call-end'] & { userId: string };
+  /** A call refused before anything was sent (invalid arguments, no such tool, its server not up). */
+  'tool-call-refused': MultiServerClientEvents['tool-call-refused'] & { userId: string };
   /**
    * Progress of a running call. Only while this event has listeners does the client ask servers for
    * progress on every call (a progress token changes the request a server sees).
@@ -181,6 +185,28 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
     return this.#current.client.listResourceTemplates();
   }
 
+  /** Subscribes to a resource's updates, kept across restarts (see {@link MultiServerClient.subscribeResource}). */
+  subscribeResource(uri: string, options: { server?: string; signal?: AbortSignal } = {}): Promise<SubscribedResource> {
+    const { client, disclosure } = this.#current;
+    return client.subscribeResource(uri, options).catch((error: unknown) => Promise.reject(disclosure.error(error)));
+  }
+
+  /** Ends one subscription (see {@link MultiServerClient.unsubscribeResource}). */
+  unsubscribeResource(uri: string, options: { server?: string } = {}): Promise<boolean> {
+    return this.#current.client.unsubscribeResource(uri, options);
+  }
+
+  /** A server's instructions (see {@link MultiServerClient.instructions}). */
+  instructions(server: string): string | undefined {
+    return this.#current.client.instructions(server);
+  }
+
+  /** `completion/complete` on one server (see {@link MultiServerClient.complete}). */
+  complete(server: string, params: Record<string, unknown>, options: CallOptions = {}): Promise<unknown> {
+    const { client, disclosure } = this.#current;
+    return client.complete(server, params, options).catch((error: unknown) => Promise.reject(disclosure.error(error)));
+  }
+
   /** Tries a failed server again now (see {@link MultiServerClient.retryServer}). */
   retryServer(name: string): Promise<boolean> {
     return this.#current.client.retryServer(name);
@@ -254,6 +280,8 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
     if (signatureOf(config) === this.#current.signature) return false;
     if (reconfigurableInPlace(this.#current.config, config)) return this.#reconfigure(config);
     const next = await connectGeneration(config, this.#options);
+    // The new client is subscribed before it serves: the subscribers of the old one carry on.
+    await carryResourceSubscriptions(this.#current.client, next.client, this.#logger);
     if (this.#closing !== undefined) {
       await closeGeneration(next);
       return false;
@@ -330,6 +358,7 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
     // Call events come from every generation: a replaced client's running calls still end.
     client.on('tool-call-start', (event) => this.emit('tool-call-start', { ...event, userId: this.#user.id }));
     client.on('tool-call-end', (event) => this.emit('tool-call-end', { ...event, userId: this.#user.id }));
+    client.on('tool-call-refused', (event) => this.emit('tool-call-refused', { ...event, userId: this.#user.id }));
     if (this.listenerCount('tool-progress') > 0) this.#wireProgress(generation, true);
   }
 
@@ -365,7 +394,8 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
   #audit(name: string, args: Record<string, unknown>, generation: Generation | undefined, durationMs: number, errorCode: string | undefined): void {
     const audit = this.#options.audit;
     if (audit === undefined) return;
-    const tool = generation?.client.getTool(name);
+    // Whose the name is even while its server is not up, so a refused call is filed under its tool.
+    const tool = generation?.client.ownerOf(name);
     audit.write({
       userId: this.#user.id,
       userName: this.#user.name,

@@ -245,8 +245,8 @@ test('switchboard stats --call measures a tool: counts, error rate, percentiles'
   expect(output.servers[0]?.latency.p95).toBeGreaterThanOrEqual(output.servers[0]?.latency.p50 ?? Infinity);
   expect(output.servers[0]?.tools).toEqual([expect.objectContaining({ tool: 'fail', calls: 6 })]);
   const table = await runCli(['stats', '--config', config, '--call', 'echo', '--args', '{"message":"x"}', '--repeat', '3']);
-  expect(table.stdout).toMatch(/^server \/ tool +state +calls +ok +err% +p50 ms/);
-  expect(table.stdout).toMatch(/\n {2}echo +3 +3 +0\.0/);
+  expect(table.stdout).toMatch(/^server \/ tool +state +calls +ok +refused +err% +p50 ms/);
+  expect(table.stdout).toMatch(/\n {2}echo +3 +3 +0 +0\.0/);
   const noGateway = await runCli(['stats', '--url', `http://127.0.0.1:${await freePort()}`]);
   expect(noGateway).toMatchObject({ code: 1, stderr: expect.stringContaining('no gateway answers') });
 });

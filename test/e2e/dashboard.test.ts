@@ -3,7 +3,8 @@
  * gateway (`switchboard serve`, built CLI) with the kitchen-sink fixture as a shared server: the
  * one-time login link signs in and leaves the address bar; the demo server is ready; a tool that
  * returns an image shows a loaded <img>; a tool's form marks missing arguments, and every kind of
- * result and a tool error render; the call appears in Activity; Metrics counts it; an admin adds a
+ * result and a tool error render; the call appears in Activity; Metrics counts it; a call refused before
+ * sending shows in Activity, in Metrics' Refused column and on its server's card; an admin adds a
  * stdio server (a validation message first), sees its tools, and removes it (the question keeps the
  * keyboard focus); a foreign token is refused and the sign-in page says so; a tenant sees the shared
  * server read-only and is told the policy refuses a local command. Every page is screenshotted to
@@ -186,6 +187,28 @@ describe.skipIf(skip)(`dashboard in Chromium${skip ? ` (skipped: ${missing})` : 
     await page.getByRole('button', { name: 'Pause' }).click();
     await page.getByRole('button', { name: /^Resume/ }).click();
     await shot('activity');
+  });
+
+  test('a call refused before sending appears in Activity, and Metrics and the server card count it as refused', async () => {
+    await nav('Activity').click();
+    const response = await fetch(`${gateway.url}/api/tools/add/call`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${gateway.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ arguments: { a: 1 } }),
+    });
+    expect(response.status).toBe(400);
+    await page.locator('tr[data-event="tool-call-refused"]', { hasText: 'add — refused (INVALID_ARGUMENT), not sent' }).waitFor();
+    await nav('Metrics').click();
+    const row = page.getByRole('table', { name: 'Totals per tool' }).getByRole('row', { name: /demo\/add/ });
+    // Calls, errors, refused; a call never sent has no latency.
+    await expect.poll(() => row.locator('td').allTextContents()).toEqual(['1', '1', '1', '100 %', '–', '–', '–', '0']);
+    expect(await row.locator('td').nth(2).getAttribute('title')).toBe('refused before sending: INVALID_ARGUMENT × 1');
+    await shot('metrics-refused');
+    // The server's card counts it too.
+    await nav('Servers').click();
+    const refused = page.locator('article[data-server="demo"] .facts div', { hasText: 'Refused' }).locator('dd');
+    await expect.poll(() => refused.textContent()).toBe('1');
+    expect(await refused.getAttribute('title')).toBe('refused before sending: INVALID_ARGUMENT × 1');
   });
 
   test('Metrics counts the call per server and per tool', async () => {

@@ -112,12 +112,28 @@ describe('the first start, clients, stats and SIGTERM', () => {
     expect(refused.code).not.toBe(0);
   }, 60_000);
 
-  test('switchboard stats reads /api/stats with the token from .switchboard/token', async () => {
+  test('switchboard stats reads /api/stats with the token from .switchboard/token, refused calls included', async () => {
+    // One call sent, two refused before sending: invalid arguments (a known tool) and an unknown tool.
+    const client = await connectV2(new URL(`${serve.url}/mcp`), token, 'legacy');
+    try {
+      expect((await client.callTool({ name: 'echo', arguments: { message: 'sent' } })).isError).toBeFalsy();
+      expect((await client.callTool({ name: 'add', arguments: { a: 1 } })).isError).toBe(true);
+      await expect(client.callTool({ name: 'no-such-tool', arguments: {} })).rejects.toThrow('no-such-tool');
+    } finally {
+      await client.close();
+    }
     const stats = await runCli(['stats', '--json'], { cwd: work, env: { SWITCHBOARD_URL: serve.url, SWITCHBOARD_TOKEN: undefined } });
     expect(stats.code, stats.stderr).toBe(0);
-    const body = JSON.parse(stats.stdout) as { servers: Array<{ server: string; calls: number; tools: Array<{ tool: string; ok: number }> }> };
-    expect(body.servers[0]).toMatchObject({ server: 'sink' });
+    const body = JSON.parse(stats.stdout) as { refused: Record<string, number>; servers: Array<{ server: string; calls: number; refused: Record<string, number>; tools: Array<{ tool: string; ok: number; refused: Record<string, number> }> }> };
+    expect(body.servers[0]).toMatchObject({ server: 'sink', refused: { INVALID_ARGUMENT: 1 } });
     expect(body.servers[0]?.tools.find((tool) => tool.tool === 'echo')?.ok).toBeGreaterThanOrEqual(1);
+    expect(body.servers[0]?.tools.find((tool) => tool.tool === 'add')?.refused).toEqual({ INVALID_ARGUMENT: 1 });
+    expect(body.refused).toEqual({ INVALID_ARGUMENT: 1, TOOL_NOT_FOUND: 1 });
+    const table = await runCli(['stats'], { cwd: work, env: { SWITCHBOARD_URL: serve.url, SWITCHBOARD_TOKEN: undefined } });
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(/^server \/ tool +state +calls +ok +refused +err%/);
+    expect(table.stdout).toMatch(/\n {2}add +1 +0 +1 +100\.0 +- /);
+    expect(table.stdout).toContain('refused before sending, by code:\n  sink: INVALID_ARGUMENT × 1\n  (no server): TOOL_NOT_FOUND × 1');
     const refused = await runCli(['stats', '--url', serve.url, '--token', 'sb_000000000000_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'], { cwd: work });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('refused the token (HTTP 401)');
@@ -212,6 +228,23 @@ describe('--limit', () => {
       });
       expect(answer).toContain('408');
       expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      await stop(serve);
+    }
+  }, 60_000);
+
+  test('--limit maxListenStreamsPerUser=1 refuses a second subscriptions/listen stream of one user with 429', async () => {
+    const token = `sb_listen_${'x'.repeat(32)}`;
+    const serve = await startServe(work, ['--config', 'switchboard.yaml', '--limit', 'maxListenStreamsPerUser=1'], { SWITCHBOARD_TOKEN: token });
+    try {
+      const client = await connectV2(new URL(`${serve.url}/mcp`), token, 'auto');
+      try {
+        const first = await client.listen({ toolsListChanged: true });
+        await expect(client.listen({ toolsListChanged: true })).rejects.toThrow('has 1 open subscriptions/listen streams, the most allowed per user (maxListenStreamsPerUser)');
+        await first.close();
+      } finally {
+        await client.close();
+      }
     } finally {
       await stop(serve);
     }

@@ -25,6 +25,8 @@ export interface GatedSink {
   entry: Record<string, unknown>;
   /** Kills the running server and keeps restarts failing until `open()`. */
   killAndHold(client: MultiServerClient, server: string): Promise<void>;
+  /** Keeps restarts failing until `open()` (for a test that kills the server itself). */
+  hold(): void;
   open(): void;
   cleanup(): void;
 }
@@ -44,6 +46,9 @@ export function gatedSink(args: string[] = []): GatedSink {
       const down = waitForEvent(client, 'server-state-change', (change) => change.server === server && change.to === 'failed');
       process.kill(pid, 'SIGKILL');
       await down;
+    },
+    hold() {
+      writeFileSync(gate, 'closed');
     },
     open() {
       rmSync(gate, { force: true });

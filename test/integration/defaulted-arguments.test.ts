@@ -3,12 +3,17 @@
  * @playwright/mcp lists `browser_take_screenshot` with `scale` required and defaulted, and accepts
  * `{}`. The call must reach the server from the library, the CLI and the gateway. Without Chromium
  * the server answers with its own error (no browser); with Chromium (/usr/bin/chromium, or
- * $CHROMIUM_PATH) it takes the screenshot. Either way the refusal is not ours.
+ * $CHROMIUM_PATH) it takes the screenshot. Either way the refusal is not ours. The gateway also
+ * advertises the relaxed schema in `tools/list`, so a downstream client that checks arguments itself
+ * does not refuse `{}` either.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { JsonSchemaType } from '@modelcontextprotocol/client';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { JsonSchema } from '../../src/connection/mcp-types.js';
 import { isSwitchboardError } from '../../src/errors.js';
 import type { ToolResult } from '../../src/result/tool-result.js';
 import { CHROMIUM_PATH, chromiumMissing } from '../helpers/chromium.js';
@@ -80,6 +85,48 @@ test('gateway: tools/call browser_take_screenshot with {} reaches @playwright/mc
       expectAnsweredByServer({ ...(result as unknown as ToolResult), isError: result.isError === true });
     } finally {
       await client.close();
+    }
+  } finally {
+    await gateway.close();
+  }
+}, BROWSER_TEST_MS);
+
+test('gateway: tools/list advertises browser_take_screenshot with no defaulted property required, in both eras; defaults and the rest kept', async () => {
+  const gateway = await startTestGateway({ servers: { playwright: playwrightEntry() } });
+  try {
+    const lease = await gateway.running.gateway.lease(gateway.admin);
+    let original: JsonSchema | undefined;
+    try {
+      original = lease.client.getTool('browser_take_screenshot')?.inputSchema;
+    } finally {
+      lease.release();
+    }
+    const properties = (original?.properties ?? {}) as Record<string, Record<string, unknown>>;
+    const defaulted = Object.keys(properties).filter((name) => Object.hasOwn(properties[name] ?? {}, 'default'));
+    const required = Array.isArray(original?.required) ? original.required : [];
+    // What @playwright/mcp writes: `scale` required, with a default (the schema the gateway must not pass on as is).
+    expect(required).toContain('scale');
+    expect(defaulted).toContain('scale');
+    // A downstream client that checks arguments itself, with the SDK's own validator.
+    const validator = new AjvJsonSchemaValidator();
+    for (const mode of ['legacy', 'auto'] as const) {
+      const client = await connectV2(gateway.mcpUrl, gateway.adminToken, mode);
+      try {
+        expect(client.getNegotiatedProtocolVersion()).toBe(mode === 'auto' ? '2026-07-28' : '2025-11-25');
+        const advertised = (await client.listTools()).tools.find((tool) => tool.name === 'browser_take_screenshot')?.inputSchema;
+        expect(advertised?.required ?? []).not.toContain('scale');
+        for (const name of defaulted) expect(advertised?.required ?? []).not.toContain(name);
+        expect(advertised?.properties?.scale).toEqual(properties.scale);
+        // Only `required` changed.
+        expect(advertised).toEqual({ ...original, type: 'object', required: required.filter((name) => !defaulted.includes(name)) });
+        // As the client received it (JSON), typed as the validator takes it.
+        const received: JsonSchemaType = JSON.parse(JSON.stringify(advertised ?? {}));
+        const check = validator.getValidator(received);
+        expect(check({})).toMatchObject({ valid: true });
+        expect(check({ scale: 'huge' })).toMatchObject({ valid: false });
+      } finally {
+        await client.close();
+      }
     }
   } finally {
     await gateway.close();

@@ -58,14 +58,20 @@ describe('library', () => {
     expect(sample(text, 'mcp_tool_calls_total', { server: 'everything', tool: 'get-sum', outcome: 'refused' })).toBe(2);
   });
 
-  test('a call to a tool whose server is not up is counted under that server', async () => {
+  test('a call to a tool whose server is not up is counted under that server, and under the tool its last list named', async () => {
     const gate = gatedSink();
     try {
       const client = await connect({ mcpServers: { sink: gate.entry } }, TEST_CLIENT_OPTIONS);
       await gate.killAndHold(client, 'sink');
       await expect(client.callTool('add', { a: 1, b: 2 })).rejects.toMatchObject({ code: 'SERVER_DISCONNECTED', server: 'sink' });
       expect(client.stats().refused).toEqual({ SERVER_DISCONNECTED: 1 });
-      expect(client.stats().servers.find((server) => server.server === 'sink')).toMatchObject({ calls: 1, refused: { SERVER_DISCONNECTED: 1 } });
+      const sink = client.stats().servers.find((server) => server.server === 'sink');
+      expect(sink).toMatchObject({ calls: 1, refused: { SERVER_DISCONNECTED: 1 } });
+      expect(sink?.tools.find((tool) => tool.tool === 'add')).toMatchObject({ calls: 1, ok: 0, refused: { SERVER_DISCONNECTED: 1 }, errors: { SERVER_DISCONNECTED: 1 } });
+      // A name the catalog does not know is counted under the server only.
+      await expect(client.callTool('sink__no_such_tool', {})).rejects.toMatchObject({ code: 'SERVER_DISCONNECTED', server: 'sink' });
+      expect(client.stats().servers.find((server) => server.server === 'sink')).toMatchObject({ calls: 2, refused: { SERVER_DISCONNECTED: 2 } });
+      expect(client.stats().servers.find((server) => server.server === 'sink')?.tools.map((tool) => tool.tool).sort()).not.toContain('no_such_tool');
     } finally {
       gate.open();
       gate.cleanup();

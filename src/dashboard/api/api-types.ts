@@ -43,6 +43,8 @@ export interface ServerView {
   error?: { code: string; message: string; hint?: string; stderr?: string };
   stats: {
     calls: number;
+    /** Calls refused before anything was sent, by error code. */
+    refused: Record<string, number>;
     errorRate: number;
     latency: { p50: number; p95: number; p99: number };
     timeline: TimelinePoint[];

@@ -6,6 +6,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ServerView } from '../api/api-types.js';
 import { formatCount, formatDuration, formatPercent, formatUptime } from '../model/format.js';
+import { refusalSummary } from '../model/refusal-summary.js';
 import { hrefOf } from '../state/use-route.js';
 import { Sparkline } from './sparkline.js';
 import { StateBadge } from './state-badge.js';
@@ -36,6 +37,7 @@ export function ServerCard({ server, now, busy, onEdit, onToggle, onRemove, onLo
   }, [confirming]);
   const id = `server-${server.name.replace(/[^\w-]/g, '_')}`;
   const ready = server.enabled && server.state === 'ready';
+  const refused = refusalSummary(server.stats.refused);
   return (
     <article class="card server-card" aria-labelledby={`${id}-name`} data-server={server.name}>
       <header class="card-head">
@@ -54,6 +56,7 @@ export function ServerCard({ server, now, busy, onEdit, onToggle, onRemove, onLo
         <div><dt>Restarts</dt><dd>{server.restarts}</dd></div>
         <div><dt>Tools</dt><dd><a href={hrefOf('tools', { server: server.name })} aria-label={`${formatCount(server.toolCount, 'tool')} of ${server.name}`}>{server.toolCount}</a></dd></div>
         <div><dt>Calls</dt><dd>{server.stats.calls}</dd></div>
+        <div><dt>Refused</dt><dd title={refused.byCode === '' ? undefined : `refused before sending: ${refused.byCode}`}>{refused.total}</dd></div>
         <div><dt>p50</dt><dd>{server.stats.calls === 0 ? '–' : formatDuration(server.stats.latency.p50)}</dd></div>
         <div><dt>p95</dt><dd>{server.stats.calls === 0 ? '–' : formatDuration(server.stats.latency.p95)}</dd></div>
         <div><dt>Error rate</dt><dd class={server.stats.errorRate > 0 ? 'text-bad' : undefined}>{formatPercent(server.stats.errorRate)}</dd></div>

@@ -11,6 +11,13 @@ describe('activityOf', () => {
     expect(activityOf('server-log', { server: 'demo', level: 'warning', data: { message: 'careful' }, source: 'mcp' }, 4, 9)).toMatchObject({ category: 'log', status: 'warning', summary: '[warning] {"message":"careful"}' });
     expect(activityOf('server-state-change', { server: 'demo', from: 'connecting', to: 'failed', error: { code: 'X', message: 'boom' } }, 5, 9)).toMatchObject({ category: 'state', status: 'error', summary: 'connecting → failed: boom' });
     expect(activityOf('tool-call-end', 'junk', 6, 9)).toBeUndefined();
+    expect(activityOf('tool-call-refused', { callId: 7, name: 'get-sum', server: 'demo', originalName: 'get-sum', errorCode: 'INVALID_ARGUMENT', time: 5 }, 7, 9)).toEqual({
+      id: 7, time: 5, event: 'tool-call-refused', category: 'call', callId: 7, server: 'demo', tool: 'get-sum', status: 'error', summary: 'get-sum — refused (INVALID_ARGUMENT), not sent',
+    });
+    // An unknown name has no server; the line is a problem, as a failed call is.
+    const unknown = activityOf('tool-call-refused', { callId: 8, name: 'nope', errorCode: 'TOOL_NOT_FOUND' }, 8, 9);
+    expect(unknown).toMatchObject({ status: 'error', summary: 'nope — refused (TOOL_NOT_FOUND), not sent' });
+    expect(unknown?.server).toBeUndefined();
   });
 
   it('filters by category, server, problems and text', () => {

@@ -6,7 +6,7 @@
 import { isRecord } from './is-record.js';
 
 /** The event names the gateway streams. */
-export const EVENT_NAMES = ['server-state-change', 'tool-call-start', 'tool-call-end', 'tool-progress', 'server-log', 'tools-changed', 'servers-changed'] as const;
+export const EVENT_NAMES = ['server-state-change', 'tool-call-start', 'tool-call-end', 'tool-call-refused', 'tool-progress', 'server-log', 'tools-changed', 'servers-changed'] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
 /** The groups the Activity filter offers. */
@@ -33,6 +33,7 @@ const CATEGORY: Record<EventName, ActivityCategory> = {
   'server-state-change': 'state',
   'tool-call-start': 'call',
   'tool-call-end': 'call',
+  'tool-call-refused': 'call',
   'tool-progress': 'call',
   'server-log': 'log',
   'tools-changed': 'state',
@@ -55,6 +56,11 @@ export function activityOf(event: EventName, payload: unknown, id: number, recei
       const tool = text(payload.name) ?? text(payload.originalName);
       const how = ok ? 'ok' : payload.isError === true ? 'tool reported an error' : `failed${text(payload.errorCode) ? ` (${String(payload.errorCode)})` : ''}`;
       return { ...base, ...(tool ? { tool } : {}), status: ok ? 'ok' : 'error', summary: `${tool ?? 'tool'} — ${how}`, ...(durationMs !== undefined ? { durationMs } : {}) };
+    }
+    case 'tool-call-refused': {
+      // Refused before anything was sent (invalid arguments, no such tool, its server not up).
+      const tool = text(payload.name) ?? text(payload.originalName);
+      return { ...base, ...(tool ? { tool } : {}), status: 'error', summary: `${tool ?? 'tool'} — refused${text(payload.errorCode) ? ` (${String(payload.errorCode)})` : ''}, not sent` };
     }
     case 'tool-call-start': {
       const tool = text(payload.name) ?? text(payload.originalName);

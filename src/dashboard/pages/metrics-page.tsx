@@ -10,6 +10,7 @@ import { Problem, StaleNotice } from '../components/problem.js';
 import { TimeChart, type ChartLine } from '../components/time-chart.js';
 import { seriesOf, type Measure } from '../model/chart-paths.js';
 import { formatDuration, formatPercent } from '../model/format.js';
+import { refusalSummary, refusalsOfNoServer } from '../model/refusal-summary.js';
 import { useSession } from '../state/session.js';
 import { useLoader } from '../state/use-loader.js';
 
@@ -32,6 +33,7 @@ function StatsTable({ caption, rows }: { caption: string; rows: ReadonlyArray<{ 
             <th scope="col">Name</th>
             <th scope="col">Calls</th>
             <th scope="col">Errors</th>
+            <th scope="col">Refused</th>
             <th scope="col">Error rate</th>
             <th scope="col">p50</th>
             <th scope="col">p95</th>
@@ -40,18 +42,24 @@ function StatsTable({ caption, rows }: { caption: string; rows: ReadonlyArray<{ 
           </tr>
         </thead>
         <tbody>
-          {rows.map(({ label, stats }) => (
-            <tr key={label}>
-              <th scope="row">{label}</th>
-              <td>{stats.calls}</td>
-              <td>{stats.calls - stats.ok}</td>
-              <td class={stats.errorRate > 0 ? 'text-bad' : undefined}>{formatPercent(stats.errorRate)}</td>
-              <td>{stats.calls === 0 ? '–' : formatDuration(stats.latency.p50)}</td>
-              <td>{stats.calls === 0 ? '–' : formatDuration(stats.latency.p95)}</td>
-              <td>{stats.calls === 0 ? '–' : formatDuration(stats.latency.p99)}</td>
-              <td>{stats.inFlight}</td>
-            </tr>
-          ))}
+          {rows.map(({ label, stats }) => {
+            const refused = refusalSummary(stats.refused);
+            // Refused calls were never sent: they have no latency.
+            const timed = stats.latency.count > 0;
+            return (
+              <tr key={label}>
+                <th scope="row">{label}</th>
+                <td>{stats.calls}</td>
+                <td>{stats.calls - stats.ok}</td>
+                <td title={refused.byCode === '' ? undefined : `refused before sending: ${refused.byCode}`}>{refused.total}</td>
+                <td class={stats.errorRate > 0 ? 'text-bad' : undefined}>{formatPercent(stats.errorRate)}</td>
+                <td>{timed ? formatDuration(stats.latency.p50) : '–'}</td>
+                <td>{timed ? formatDuration(stats.latency.p95) : '–'}</td>
+                <td>{timed ? formatDuration(stats.latency.p99) : '–'}</td>
+                <td>{stats.inFlight}</td>
+              </tr>
+            );
+          })}
         </tbody>
       </table>
     </div>
@@ -60,7 +68,7 @@ function StatsTable({ caption, rows }: { caption: string; rows: ReadonlyArray<{ 
 
 export function MetricsPage() {
   const { api } = useSession();
-  const stats = useLoader(() => api.stats(), ['tool-call-end'], METRICS_REFRESH_MS);
+  const stats = useLoader(() => api.stats(), ['tool-call-end', 'tool-call-refused'], METRICS_REFRESH_MS);
   const [server, setServer] = useState('');
   const now = Date.now();
   const servers = stats.data?.servers ?? [];
@@ -70,6 +78,7 @@ export function MetricsPage() {
     .flatMap((item) => item.tools.map((tool) => ({ label: server === '' ? `${tool.server}/${tool.tool}` : tool.tool, stats: tool })))
     .filter((row) => row.stats.calls > 0)
     .sort((a, b) => b.stats.calls - a.stats.calls);
+  const noServer = refusalSummary(stats.data === undefined ? undefined : refusalsOfNoServer(stats.data));
   // The busiest tools only: more lines than colours cannot be told apart.
   const chartedTools = toolRows.slice(0, 8);
 
@@ -87,6 +96,11 @@ export function MetricsPage() {
           <TimeChart title="Error rate" measure="error rate" lines={linesOf(serverRows, 'errorRate', now)} format={formatPercent} />
         </div>
         <StatsTable caption="Totals per server since the gateway started" rows={serverRows} />
+        {noServer.total === 0 ? null : (
+          <p class="muted" data-testid="refused-no-server">
+            Refused calls to names no server has: {noServer.byCode}
+          </p>
+        )}
       </section>
       <section aria-labelledby="metrics-tools">
         <div class="section-head">

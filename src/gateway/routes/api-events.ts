@@ -1,7 +1,7 @@
 /**
  * @module gateway/routes/api-events
  * `GET /api/events`: Server-Sent Events of the user's client — `server-state-change`,
- * `tool-call-start`, `tool-call-end`, `tool-progress`, `server-log`, `tools-changed` — and
+ * `tool-call-start`, `tool-call-end`, `tool-call-refused`, `tool-progress`, `server-log`, `tools-changed` — and
  * `servers-changed` when the registry changes something the user sees. Each `data` is the event's
  * JSON payload plus `time` (ms since epoch); a `: ping` comment every 15 s keeps proxies from
  * closing the stream. `EventSource` cannot send headers, so this route alone also takes `?token=`.
@@ -48,6 +48,7 @@ export function registerEventsRoute(app: GatewayApp, gateway: Gateway): void {
           'server-state-change': ({ server, from, to, error }) => send('server-state-change', { server, from, to, ...(error === undefined ? {} : { error: error.toJSON() }) }),
           'tool-call-start': (event) => send('tool-call-start', event),
           'tool-call-end': (event) => send('tool-call-end', event),
+          'tool-call-refused': (event) => send('tool-call-refused', event),
           'tool-progress': (event) => send('tool-progress', event),
           'server-log': (event) => send('server-log', event),
           'tools-changed': (event) => send('tools-changed', event),

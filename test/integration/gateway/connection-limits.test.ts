@@ -1,12 +1,14 @@
 /**
  * Issue 14, finding 5, over real sockets: one tenant cannot hold the gateway's memory and file
- * descriptors. 2025-era sessions and `/api/events` streams are capped per user and in total (429
- * with a message naming the limit), idle sessions expire, and connections that never finish their
- * request (slow-loris) are closed within the headers deadline, with a cap on connections overall.
+ * descriptors. 2025-era sessions, 2026-07-28 `subscriptions/listen` streams and `/api/events` streams
+ * are capped per user and in total (429 with a message naming the limit, each refusal counted on
+ * /metrics), idle sessions expire, and connections that never finish their request (slow-loris) are
+ * closed within the headers deadline, with a cap on connections overall.
  */
 import { connect, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { startTestGateway, type TestGateway } from '../../helpers/gateway.js';
+import { SdkHttpError, type Client as V2Client } from '@modelcontextprotocol/client';
+import { connectV2, startTestGateway, type TestGateway } from '../../helpers/gateway.js';
 import { waitFor } from '../../helpers/processes.js';
 
 const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } });
@@ -117,6 +119,109 @@ describe('caps on sessions and event streams', () => {
   });
 });
 
+/** The value of one sample of the admin's /metrics scrape (undefined when absent). */
+async function metric(gateway: TestGateway, sample: string): Promise<number | undefined> {
+  const text = await (await gateway.api('/metrics')).text();
+  const line = text.split('\n').find((candidate) => candidate.startsWith(`${sample} `));
+  return line === undefined ? undefined : Number(line.slice(sample.length + 1));
+}
+
+describe('caps on 2026-07-28 subscriptions/listen streams (and the 2025 GET stream)', () => {
+  let gateway: TestGateway;
+  const clients: V2Client[] = [];
+  const tools = { toolsListChanged: true };
+  beforeAll(async () => {
+    gateway = await startTestGateway({ maxListenStreamsPerUser: 2, maxListenStreams: 3, maxSessionsPerUser: 1 });
+  });
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((client) => client.close()));
+  });
+  afterAll(async () => {
+    await gateway?.close();
+  });
+
+  /** A real SDK v2 client of `token`, negotiated to 2026-07-28 (it opens no listen stream by itself). */
+  async function modernClient(token: string): Promise<V2Client> {
+    const client = await connectV2(gateway.mcpUrl, token, 'auto');
+    clients.push(client);
+    expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+    return client;
+  }
+
+  /** The gateway's JSON-RPC refusal of a listen, from the SDK client's error (it carries the answer's body). */
+  async function refusalOf(client: V2Client): Promise<{ status: number | undefined; body: unknown }> {
+    const error: unknown = await client.listen(tools).then(
+      (subscription) => {
+        void subscription.close();
+        return new Error('the listen stream was opened');
+      },
+      (failure: unknown) => failure,
+    );
+    const text = error instanceof Error ? error.message : String(error);
+    const body = text.slice(text.indexOf('{'));
+    return { status: SdkHttpError.isInstance(error) ? error.status : undefined, body: body.startsWith('{') ? JSON.parse(body) : text };
+  }
+
+  test('listen streams past the per-user cap get 429 naming the limit; the global cap holds; a closed stream frees its place; refusals are counted', async () => {
+    const frank = await gateway.addUser('frank');
+    const grace = await gateway.addUser('grace');
+    const heidi = await gateway.addUser('heidi');
+    const frankClient = await modernClient(frank.token);
+    const first = await frankClient.listen(tools);
+    await frankClient.listen(tools);
+    const refused = await refusalOf(frankClient);
+    expect(refused).toEqual({
+      status: 429,
+      body: {
+        jsonrpc: '2.0',
+        id: null,
+        error: {
+          code: -32000,
+          message: 'user "frank" has 2 open subscriptions/listen streams, the most allowed per user (maxListenStreamsPerUser)',
+          data: { code: 'LIMIT_EXCEEDED', hint: expect.stringContaining('the administrator can raise maxListenStreamsPerUser') },
+        },
+      },
+    });
+    // Another user is served; with frank's 2 and grace's 1 the gateway is full (3), for anyone.
+    const graceClient = await modernClient(grace.token);
+    await graceClient.listen(tools);
+    const heidiClient = await modernClient(heidi.token);
+    const full = await refusalOf(heidiClient);
+    expect(full).toMatchObject({ status: 429, body: { error: { message: 'the gateway has 3 open subscriptions/listen streams, its limit (maxListenStreams)', data: { code: 'LIMIT_EXCEEDED' } } } });
+    // Calls other than listen are not held to these caps.
+    expect((await heidiClient.listTools()).tools).toEqual([]);
+    await first.close();
+    await waitFor(async () => {
+      const attempt = await heidiClient.listen(tools).catch(() => undefined);
+      await attempt?.close();
+      return attempt !== undefined;
+    }, 10_000, 'a freed listen stream place');
+    expect(await metric(gateway, 'switchboard_limit_refusals_total{limit="maxListenStreamsPerUser"}')).toBe(1);
+    expect(await metric(gateway, 'switchboard_limit_refusals_total{limit="maxListenStreams"}')).toBeGreaterThanOrEqual(1);
+  }, 30_000);
+
+  test('the 2025 standalone GET stream is one per session, so the session cap bounds it; the refused session is counted', async () => {
+    const ivan = await gateway.addUser('ivan');
+    const session = await openSession(gateway, ivan.token);
+    expect(session.status).toBe(200);
+    const headers = { accept: 'text/event-stream', 'mcp-session-id': session.sessionId ?? '', 'mcp-protocol-version': '2025-11-25' };
+    const controller = new AbortController();
+    try {
+      const stream = await fetch(`${gateway.url}/mcp`, { headers: { ...headers, authorization: `Bearer ${ivan.token}` }, signal: controller.signal });
+      expect(stream.status).toBe(200);
+      const second = await gateway.api('/mcp', { token: ivan.token, headers });
+      expect(second.status).toBe(409);
+      expect((await openSession(gateway, ivan.token)).status).toBe(429);
+      expect(await metric(gateway, 'switchboard_limit_refusals_total{limit="maxSessionsPerUser"}')).toBe(1);
+      // Caps nobody reached are shown at 0, so a dashboard can graph them before the first refusal.
+      expect(await metric(gateway, 'switchboard_limit_refusals_total{limit="maxEventStreams"}')).toBe(0);
+    } finally {
+      controller.abort();
+      await deleteSession(gateway, ivan.token, session.sessionId ?? '');
+    }
+  });
+});
+
 describe('idle sessions and unfinished requests', () => {
   let gateway: TestGateway;
   const sockets: Socket[] = [];
@@ -179,11 +284,14 @@ describe('idle sessions and unfinished requests', () => {
     expect(dropped).toBeGreaterThanOrEqual(10);
     expect(lifetimes.length - dropped).toBeLessThanOrEqual(40);
     expect((await gateway.api('/api/me')).status).toBe(200);
+    // Each drop is counted (a connection closed on arrival never reaches the request log).
+    expect(await metric(gateway, 'switchboard_limit_refusals_total{limit="maxConnections"}')).toBeGreaterThanOrEqual(10);
   });
 });
 
 test('a bad limit fails the start with a message naming the option', async () => {
   await expect(startTestGateway({ headersTimeoutMs: 5_000, requestTimeoutMs: 1_000 })).rejects.toThrow('headersTimeoutMs (5000) must not be longer than requestTimeoutMs (1000)');
   await expect(startTestGateway({ maxSessionsPerUser: 0 })).rejects.toThrow('maxSessionsPerUser must be a whole number of at least 1, got 0');
+  await expect(startTestGateway({ maxListenStreams: 1.5 })).rejects.toThrow('maxListenStreams must be a whole number of at least 1, got 1.5');
   await expect(startTestGateway({ maxConnections: -1 })).rejects.toThrow('maxConnections must be a whole number of at least 1, got -1');
 });
