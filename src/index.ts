@@ -46,6 +46,7 @@ export type {
   ToolCallOptions,
   ToolsChangedReason,
 } from './client/multi-server-client.js';
+export type { CatalogStore, KnownToolNames } from './client/catalog-store.js';
 export type { SubscribedResource } from './client/resource-subscriptions.js';
 export { isProviderSafeName } from './client/name-catalog.js';
 export type { NameCollision, NameRename, NameReport, RenameReason } from './client/name-catalog.js';

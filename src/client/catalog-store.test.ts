@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { StdioServerSpec } from '../config/server-spec.js';
 import { noopLogger, type Logger } from '../logger.js';
-import { CatalogStore, stableJson } from './catalog-store.js';
+import { FileCatalogStore, stableJson } from './catalog-store.js';
 
 let dir: string;
 beforeEach(() => {
@@ -21,14 +21,14 @@ function recordingLogger(lines: string[]): Logger {
 }
 
 test('saved names load back for the same spec; the file holds names, not the spec or its secrets', async () => {
-  const store = new CatalogStore(dir, noopLogger);
+  const store = new FileCatalogStore(dir, noopLogger);
   const fs = spec('fs', ['a'], { TOKEN: 'sk-very-secret-value' });
   await store.save(fs, ['read_file', 'list_directory']);
-  const loaded = await new CatalogStore(dir, noopLogger).load([fs, spec('other')]);
+  const loaded = await new FileCatalogStore(dir, noopLogger).load([fs, spec('other')]);
   expect(loaded.get('fs')).toEqual({ tools: ['list_directory', 'read_file'], exact: true });
   expect(loaded.has('other')).toBe(false);
   const files = readdirSync(dir);
-  expect(files).toEqual([`fs.${CatalogStore.keyOf(fs)}.json`]);
+  expect(files).toEqual([`fs.${FileCatalogStore.keyOf(fs)}.json`]);
   expect(readFileSync(join(dir, files[0] ?? ''), 'utf8')).not.toContain('sk-very-secret-value');
 });
 
@@ -36,12 +36,12 @@ test('the key is a hash of the normalized spec: key order does not matter, any c
   const a = spec('fs');
   const reordered: StdioServerSpec = { protocol: 'legacy', callTimeoutMs: 1, startupTimeoutMs: 1, inheritEnv: [], env: {}, args: ['a'], command: 'node', type: 'stdio', enabled: true, name: 'fs' };
   expect(stableJson(reordered)).toBe(stableJson(a));
-  expect(CatalogStore.keyOf(reordered)).toBe(CatalogStore.keyOf(a));
-  expect(CatalogStore.keyOf(spec('fs', ['b']))).not.toBe(CatalogStore.keyOf(a));
+  expect(FileCatalogStore.keyOf(reordered)).toBe(FileCatalogStore.keyOf(a));
+  expect(FileCatalogStore.keyOf(spec('fs', ['b']))).not.toBe(FileCatalogStore.keyOf(a));
 });
 
 test('an edited entry: the names of its earlier specs stand in (not exact) until it lists again', async () => {
-  const store = new CatalogStore(dir, noopLogger);
+  const store = new FileCatalogStore(dir, noopLogger);
   await store.save(spec('fs', ['old']), ['read_file']);
   await store.save(spec('fs2', ['x']), ['unrelated']);
   const loaded = await store.load([spec('fs', ['new'])]);
@@ -50,10 +50,10 @@ test('an edited entry: the names of its earlier specs stand in (not exact) until
 
 test('a corrupt or foreign file is ignored with a debug line; writes leave no temp files', async () => {
   const lines: string[] = [];
-  const store = new CatalogStore(dir, recordingLogger(lines));
+  const store = new FileCatalogStore(dir, recordingLogger(lines));
   const fs = spec('fs');
   await store.save(fs, ['read_file']);
-  const file = join(dir, `fs.${CatalogStore.keyOf(fs)}.json`);
+  const file = join(dir, `fs.${FileCatalogStore.keyOf(fs)}.json`);
   writeFileSync(file, '{ not json');
   expect((await store.load([fs])).has('fs')).toBe(false);
   writeFileSync(file, JSON.stringify({ version: 1, server: 'someone-else', tools: ['x'] }));
@@ -68,7 +68,7 @@ test('a directory that cannot be written is logged at debug, never thrown', asyn
   const blocker = join(dir, '..', 'file');
   writeFileSync(blocker, '');
   const lines: string[] = [];
-  const store = new CatalogStore(join(blocker, 'catalog'), recordingLogger(lines));
+  const store = new FileCatalogStore(join(blocker, 'catalog'), recordingLogger(lines));
   await expect(store.save(spec('fs'), ['x'])).resolves.toBeUndefined();
   expect(lines[0]).toContain('could not be written');
   expect(await store.load([spec('fs')])).toEqual(new Map());

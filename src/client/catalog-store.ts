@@ -24,8 +24,22 @@ export interface KnownToolNames {
   exact: boolean;
 }
 
+/**
+ * Where a client keeps each server's last known tool names: {@link FileCatalogStore} on disk, or the
+ * gateway registry's store (one row per spec hash, shared by every user of that spec).
+ * Implementations never throw: a store that cannot be read or written only makes names more conservative.
+ */
+export interface CatalogStore {
+  /** The last known tool names of each spec that has any, by server name. */
+  load(specs: readonly ServerSpec[]): Promise<Map<string, KnownToolNames>>;
+  /** Records a server's tool names (callers do not wait; failures are logged). */
+  save(spec: ServerSpec, tools: readonly string[]): Promise<void>;
+  /** Resolves once every write started so far is stored (or failed). */
+  flush(): Promise<void>;
+}
+
 /** Per-server tool names in a directory (e.g. `.switchboard/catalog` beside the config file). */
-export class CatalogStore {
+export class FileCatalogStore implements CatalogStore {
   readonly dir: string;
   readonly #logger: Logger;
   /** What each file holds (as written or read), to skip writes that change nothing. */
@@ -40,8 +54,7 @@ export class CatalogStore {
 
   /** The key of a spec: a hash of its normalized form, keys sorted (never the spec itself: it holds secrets). */
   static keyOf(spec: ServerSpec): string {
-    const { createHash } = process.getBuiltinModule('node:crypto');
-    return createHash('sha256').update(stableJson(spec)).digest('hex').slice(0, KEY_LENGTH);
+    return catalogKeyOf(spec);
   }
 
   /** The last known tool names of each spec that has any, by server name. Never throws. */
@@ -120,8 +133,14 @@ export class CatalogStore {
   }
 }
 
+/** The key of a spec: a hash of its normalized form, keys sorted (never the spec itself: it holds secrets). */
+export function catalogKeyOf(spec: ServerSpec): string {
+  const { createHash } = process.getBuiltinModule('node:crypto');
+  return createHash('sha256').update(stableJson(spec)).digest('hex').slice(0, KEY_LENGTH);
+}
+
 function fileOf(spec: ServerSpec): string {
-  return `${sanitizeName(spec.name)}.${CatalogStore.keyOf(spec)}.json`;
+  return `${sanitizeName(spec.name)}.${catalogKeyOf(spec)}.json`;
 }
 
 /** The tool names of a parsed file, or undefined when it is not a file of this server in this format. */

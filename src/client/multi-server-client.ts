@@ -168,9 +168,10 @@ export interface MultiServerClientOptions extends Omit<ServerConnectionOptions, 
   /**
    * A directory for each server's last known tool names (the CLI uses `.switchboard/catalog` beside
    * the config file), so names are decided from every configured server even when some are not up,
-   * and a server need not start before its names are known. `false` or absent: not persisted.
+   * and a server need not start before its names are known. A {@link CatalogStore} keeps them
+   * elsewhere (the gateway's pool uses the registry's). `false` or absent: not persisted.
    */
-  catalogCache?: string | false;
+  catalogCache?: string | false | CatalogStore;
   /** Servers to start in `connect()`: all enabled ones (`true`, the default), only those named, or none; the others wait for {@link MultiServerClient.startServer}. */
   autoStart?: boolean | readonly string[];
 }
@@ -1114,8 +1115,9 @@ function isUp(state: ServerState): boolean {
 
 async function openCatalogStore(options: MultiServerClientOptions): Promise<CatalogStore | undefined> {
   if (options.catalogCache === undefined || options.catalogCache === false) return undefined;
-  const { CatalogStore } = await import('./catalog-store.js');
-  return new CatalogStore(options.catalogCache, options.logger ?? noopLogger);
+  if (typeof options.catalogCache !== 'string') return options.catalogCache;
+  const { FileCatalogStore } = await import('./catalog-store.js');
+  return new FileCatalogStore(options.catalogCache, options.logger ?? noopLogger);
 }
 
 function isNormalized(config: ConfigInput): config is SwitchboardConfig {

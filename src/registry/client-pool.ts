@@ -72,6 +72,12 @@ export interface ClientPoolOptions extends Pick<UserClientOptions, 'clientOption
    * opens from the pool: a server that needs a login fails with the command to run. @default true
    */
   oauth?: boolean;
+  /**
+   * Keep each server's last known tool names in the registry ({@link ServerRegistry.catalog}), so a
+   * user's names stay the same across restarts when a server fails to start. `clientOptions.catalogCache`
+   * overrides it. @default true
+   */
+  catalogCache?: boolean;
 }
 
 /** Servers outside the registry that every user gets. */
@@ -273,7 +279,11 @@ export class ClientPool extends TypedEmitter<ClientPoolEvents> {
     void (async () => {
       const config = await this.#configFor(user.id);
       const connectionOptions = this.#options.connectionOptionsFor?.(user);
-      const clientOptions = this.#options.oauth === false ? this.#options.clientOptions : { ...this.#options.clientOptions, oauth: this.#oauthOptions(user) };
+      const clientOptions = {
+        ...(this.#options.catalogCache === false ? {} : { catalogCache: this.#registry.catalog }),
+        ...this.#options.clientOptions,
+        ...(this.#options.oauth === false ? {} : { oauth: this.#oauthOptions(user) }),
+      };
       const client = await UserClient.create(config, {
         ...(connectionOptions === undefined ? {} : { connectionOptions }),
         ...(clientOptions === undefined ? {} : { clientOptions }),

@@ -92,6 +92,17 @@ export interface SettingsTable {
   value: string;
 }
 
+/**
+ * `tool_catalog`: the last tool names a server spec listed, shared by every user of that spec. Only
+ * a keyed hash of the spec is kept (never the spec: it holds secrets).
+ */
+export interface ToolCatalogTable {
+  spec_hash: string;
+  /** JSON array of tool names, sorted. */
+  tools: string;
+  updated_at: string;
+}
+
 /** Every table of the registry. */
 export interface RegistryDatabase {
   users: UsersTable;
@@ -101,4 +112,5 @@ export interface RegistryDatabase {
   audit_log: AuditLogTable;
   user_secrets: UserSecretsTable;
   settings: SettingsTable;
+  tool_catalog: ToolCatalogTable;
 }

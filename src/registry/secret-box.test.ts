@@ -26,6 +26,19 @@ test('round trip, a fresh IV each time, bound to its context', () => {
   expect(() => box.decrypt(first, 'server:2')).toThrow(/failed authentication/);
 });
 
+test('a digest is stable for one key and purpose, and cannot be reproduced without the key', () => {
+  const { createHash } = process.getBuiltinModule('node:crypto');
+  const key = SecretBox.generateKey();
+  const box = new SecretBox(key, 'test');
+  const digest = box.digest('{"env":{"TOKEN":"s3cret"}}', 'tool-catalog');
+  expect(digest).toMatch(/^[0-9a-f]{64}$/);
+  expect(new SecretBox(key, 'again').digest('{"env":{"TOKEN":"s3cret"}}', 'tool-catalog')).toBe(digest);
+  expect(box.digest('{"env":{"TOKEN":"s3cret"}}', 'other')).not.toBe(digest);
+  expect(new SecretBox(SecretBox.generateKey(), 'test').digest('{"env":{"TOKEN":"s3cret"}}', 'tool-catalog')).not.toBe(digest);
+  // Not a plain hash of the text, which anyone holding the database could check guesses against.
+  expect(digest).not.toBe(createHash('sha256').update('{"env":{"TOKEN":"s3cret"}}').digest('hex'));
+});
+
 test('tampering is detected', () => {
   const box = new SecretBox(SecretBox.generateKey(), 'test');
   const ciphertext = box.encrypt('value', 'c');

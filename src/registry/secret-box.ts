@@ -9,7 +9,7 @@
  * with mode 0600 on first use.
  */
 
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ErrorCode, SwitchboardError } from '../errors.js';
@@ -111,6 +111,16 @@ export class SecretBox {
     const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
     const data = Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url');
     return `${FORMAT}.${this.#current.id}.${data}`;
+  }
+
+  /**
+   * A keyed digest of `text` (hex), under a subkey of the current key for `purpose`: equal texts match,
+   * but a database without the key cannot be checked against guesses of the secrets in `text`.
+   * Changes when the key is rotated.
+   */
+  digest(text: string, purpose: string): string {
+    const subkey = Buffer.from(hkdfSync('sha256', this.#current.key, '', `mcp-switchboard digest:${purpose}`, KEY_BYTES));
+    return createHmac('sha256', subkey).update(text).digest('hex');
   }
 
   /** Decrypts a value made by {@link encrypt} with the same `context`. */

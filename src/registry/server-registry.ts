@@ -31,6 +31,7 @@ import type { RegistryChange, RegistryUser, UserRef } from './registry-types.js'
 import { systemResolver, type HostResolver } from './resolve-host.js';
 import { SECRET_KEY_ENV, SecretBox, commitPendingKeyFile, pendingKeyFile, writePendingKeyFile } from './secret-box.js';
 import { sealClearSecrets } from './seal-clear-secrets.js';
+import { RegistryCatalogStore } from './registry-catalog-store.js';
 import { ServerStore, type UserServerConfig } from './server-store.js';
 import { TemplateStore } from './template-store.js';
 import { TenantView } from './tenant-view.js';
@@ -97,6 +98,8 @@ export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
   readonly tokens: TokenStore;
   readonly audit: AuditStore;
   readonly userSecrets: UserSecretStore;
+  /** Each server spec's last known tool names, for the pool's clients (names stay put when a server is down). */
+  readonly catalog: RegistryCatalogStore;
   readonly #opened: OpenedDatabase;
   readonly #box: SecretBox;
   readonly #keyFile: string | undefined;
@@ -139,6 +142,7 @@ export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
     this.tokens = new TokenStore(context);
     this.audit = new AuditStore(context);
     this.userSecrets = new UserSecretStore(context);
+    this.catalog = new RegistryCatalogStore(context);
   }
 
   /**
