@@ -51,6 +51,15 @@ export interface SwitchboardErrorOptions {
   cause?: unknown;
   /** The server the failure belongs to, when there is one. */
   server?: string;
+  /** The tool the failure belongs to (its catalog name), when there is one. */
+  tool?: string;
+  /** What was being done: `start`, `initialize`, `tools/call`, `resources/read`, … */
+  operation?: string;
+  /**
+   * The failure without its location (`timed out after 5 s`), for surfaces that show the location
+   * themselves (an error to a model, a table row). Defaults to `message`. Never parse `message` for it.
+   */
+  reason?: string;
   /** What the user can do about it, one sentence. */
   hint?: string;
   /** Structured data for programs (HTTP status, JSON-RPC code, stderr tail, …). Never secrets. */
@@ -70,6 +79,10 @@ export class SwitchboardError extends Error {
   override readonly name: string = 'SwitchboardError';
   readonly code: ErrorCode;
   readonly server: string | undefined;
+  readonly tool: string | undefined;
+  readonly operation: string | undefined;
+  /** The failure without its location; `message` is the whole sentence. */
+  readonly reason: string;
   readonly hint: string | undefined;
   readonly details: Record<string, unknown>;
   readonly [BRAND] = true;
@@ -78,6 +91,9 @@ export class SwitchboardError extends Error {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.server = options.server;
+    this.tool = options.tool;
+    this.operation = options.operation;
+    this.reason = options.reason ?? message;
     this.hint = options.hint;
     this.details = options.details ?? {};
   }
