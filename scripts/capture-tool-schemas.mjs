@@ -2,7 +2,7 @@
 /**
  * Captures the `tools/list` answers of the real npm MCP servers this project is tried with, into
  * test/fixtures/tool-schemas/real-servers.json, for the differential test of the argument checker
- * (src/client/real-server-schemas.test.ts). Run it again after upgrading one of them:
+ * (src/client/call/real-server-schemas.test.ts). Run it again after upgrading one of them:
  *
  *   node scripts/capture-tool-schemas.mjs
  *

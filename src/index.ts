@@ -46,11 +46,11 @@ export type {
   ToolCallOptions,
   ToolsChangedReason,
 } from './client/multi-server-client.js';
-export type { CatalogStore, KnownToolNames } from './client/catalog-store.js';
-export type { SubscribedResource } from './client/resource-subscriptions.js';
-export { isProviderSafeName } from './client/name-catalog.js';
-export type { NameCollision, NameRename, NameReport, RenameReason } from './client/name-catalog.js';
-export type { CatalogDiff } from './client/routed-catalog.js';
+export type { CatalogStore, KnownToolNames } from './client/catalog/catalog-store.js';
+export type { SubscribedResource } from './client/routing/resource-subscriptions.js';
+export { isProviderSafeName } from './client/catalog/name-catalog.js';
+export type { NameCollision, NameRename, NameReport, RenameReason } from './client/catalog/name-catalog.js';
+export type { CatalogDiff } from './client/catalog/routed-catalog.js';
 export type { ContentItem, MediaContentItem, ResourceContentItem, ResourceContents, ResourceLinkContentItem, TextContentItem, ToolResult } from './result/tool-result.js';
 export { normalizeToolResult } from './result/normalize-tool-result.js';
 export type { OAuthGrant, OAuthIdentityProviderSettings, OAuthSettings } from './config/oauth-settings.js';

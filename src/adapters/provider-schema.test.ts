@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { functionToolProblems } from '../../test/fixtures/openai/schema-rules.js';
-import { ArgumentValidator } from '../client/argument-validator.js';
+import { ArgumentValidator } from '../client/call/argument-validator.js';
 import type { JsonSchema } from '../connection/mcp-types.js';
 import { toProviderSchema } from './provider-schema.js';
 

@@ -35,20 +35,20 @@ import { backoffDelay } from '../util/backoff.js';
 import type { ServerState } from '../connection/server-state.js';
 import type { ToolResult } from '../result/tool-result.js';
 import { TypedEmitter } from '../util/typed-emitter.js';
-import { ArgumentValidator, formatArgumentProblems, type ArgumentProblem } from './argument-validator.js';
-import { refusalOf } from './refusal-of.js';
-import { refusedCallEvent, type RefusedCallEvent } from './refused-call-event.js';
-import { describeCallFailure } from './call-failure.js';
-import { logOptionalListFailure } from './optional-list-failure.js';
-import type { CatalogStore, KnownToolNames } from './catalog-store.js';
-import { globMatcher } from './glob.js';
-import { ListChangeDebouncer } from './list-change-debouncer.js';
-import { ResultCache } from './result-cache.js';
-import { ResourceSubscriptions, type SubscribedResource } from './resource-subscriptions.js';
-import type { NameReport } from './name-catalog.js';
-import { RoutedCatalog, type CatalogDiff } from './routed-catalog.js';
-import { knownToolsFromNames, toolSources } from './tool-sources.js';
-import { unknownToolError, type ServerFacts } from './unknown-tool.js';
+import { ArgumentValidator, formatArgumentProblems, type ArgumentProblem } from './call/argument-validator.js';
+import { refusalOf } from './call/refusal-of.js';
+import { refusedCallEvent, type RefusedCallEvent } from './call/refused-call-event.js';
+import { describeCallFailure } from './call/call-failure.js';
+import { logOptionalListFailure } from './servers/optional-list-failure.js';
+import type { CatalogStore, KnownToolNames } from './catalog/catalog-store.js';
+import { globMatcher } from './catalog/glob.js';
+import { ListChangeDebouncer } from './servers/list-change-debouncer.js';
+import { ResultCache } from './call/result-cache.js';
+import { ResourceSubscriptions, type SubscribedResource } from './routing/resource-subscriptions.js';
+import type { NameReport } from './catalog/name-catalog.js';
+import { RoutedCatalog, type CatalogDiff } from './catalog/routed-catalog.js';
+import { knownToolsFromNames, toolSources } from './catalog/tool-sources.js';
+import { unknownToolError, type ServerFacts } from './call/unknown-tool.js';
 
 /** Debounce of `list_changed` notifications per server. @default 100 */
 export const DEFAULT_LIST_CHANGED_DEBOUNCE_MS = 100;
@@ -1116,7 +1116,7 @@ function isUp(state: ServerState): boolean {
 async function openCatalogStore(options: MultiServerClientOptions): Promise<CatalogStore | undefined> {
   if (options.catalogCache === undefined || options.catalogCache === false) return undefined;
   if (typeof options.catalogCache !== 'string') return options.catalogCache;
-  const { FileCatalogStore } = await import('./catalog-store.js');
+  const { FileCatalogStore } = await import('./catalog/catalog-store.js');
   return new FileCatalogStore(options.catalogCache, options.logger ?? noopLogger);
 }
 

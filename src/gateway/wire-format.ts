@@ -6,7 +6,7 @@
 
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { CallToolResult, GetPromptResult as WirePromptResult, ReadResourceResult as WireReadResult, Tool } from '@modelcontextprotocol/server';
-import { toLenientSchema } from '../client/lenient-schema.js';
+import { toLenientSchema } from '../client/call/lenient-schema.js';
 import type { CatalogTool } from '../client/multi-server-client.js';
 import type { GetPromptResult, ReadResourceResult } from '../connection/mcp-types.js';
 import { ErrorCode, isSwitchboardError } from '../errors.js';

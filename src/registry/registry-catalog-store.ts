@@ -9,7 +9,7 @@
  */
 
 import type { Kysely } from 'kysely';
-import { stableJson, type CatalogStore, type KnownToolNames } from '../client/catalog-store.js';
+import { stableJson, type CatalogStore, type KnownToolNames } from '../client/catalog/catalog-store.js';
 import type { ServerSpec } from '../config/server-spec.js';
 import type { Logger } from '../logger.js';
 import type { RegistryDatabase } from './database-schema.js';

@@ -9,8 +9,8 @@
  */
 
 import { MultiServerClient, type CatalogPrompt, type CatalogResource, type CatalogResourceTemplate, type CatalogTool, type MultiServerClientEvents, type MultiServerClientOptions, type ServerStatus } from '../client/multi-server-client.js';
-import { carryResourceSubscriptions } from '../client/carry-resource-subscriptions.js';
-import type { SubscribedResource } from '../client/resource-subscriptions.js';
+import { carryResourceSubscriptions } from '../client/routing/carry-resource-subscriptions.js';
+import type { SubscribedResource } from '../client/routing/resource-subscriptions.js';
 import type { ServerSpec } from '../config/server-spec.js';
 import type { CallOptions, ServerConnection, ServerConnectionOptions } from '../connection/server-connection.js';
 import type { GetPromptResult, ReadResourceResult } from '../connection/mcp-types.js';

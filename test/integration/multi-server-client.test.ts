@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { MultiServerClient, type MultiServerClientEvents } from '../../src/client/multi-server-client.js';
-import { isProviderSafeName } from '../../src/client/name-catalog.js';
+import { isProviderSafeName } from '../../src/client/catalog/name-catalog.js';
 import { ConfigError, ErrorCode, type SwitchboardError } from '../../src/errors.js';
 import { FAULT_SERVER, KITCHEN_SINK, PYTHON_SERVER } from '../helpers/fixtures.js';
 import { livingProcesses } from '../helpers/processes.js';

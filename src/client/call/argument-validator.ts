@@ -1,5 +1,5 @@
 /**
- * @module client/argument-validator
+ * @module client/call/argument-validator
  * Checks a call's arguments against the tool's `inputSchema` before anything is sent, with messages
  * an LLM can act on (which field, what was expected). Validators are compiled lazily, on a tool's
  * first call, never at list time; a schema that cannot be compiled is not enforced (the server
@@ -8,8 +8,8 @@
  * needs it (see `simple-schema.ts`).
  */
 
-import type { JsonSchema } from '../connection/mcp-types.js';
-import { noopLogger, type Logger } from '../logger.js';
+import type { JsonSchema } from '../../connection/mcp-types.js';
+import { noopLogger, type Logger } from '../../logger.js';
 import { toLenientSchema } from './lenient-schema.js';
 import { compileSimpleSchema, type SimpleCheck } from './simple-schema.js';
 

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
-import { ErrorCode, SwitchboardError } from '../errors.js';
-import type { RoutedEntry } from './routed-catalog.js';
+import { ErrorCode, SwitchboardError } from '../../errors.js';
+import type { RoutedEntry } from '../catalog/routed-catalog.js';
 import { serverOfPrefix, unknownToolError, type ServerFacts, type UnknownToolContext } from './unknown-tool.js';
 
 const facts = (name: string, state: ServerFacts['state'], extra: Partial<ServerFacts> = {}): ServerFacts => ({ name, prefix: name, enabled: true, state, lastError: undefined, ...extra });

@@ -1,11 +1,11 @@
 /**
- * @module client/refused-call-event
+ * @module client/call/refused-call-event
  * The `tool-call-refused` event of a call refused before anything was sent: a call that ends as it
  * starts, with its error code. A separate event, not a `tool-call-end`, so that a listener pairing
  * starts with ends, or reading `server` of every end, sees what it always did.
  */
 
-import type { CallRefusal } from '../metrics/stats-collector.js';
+import type { CallRefusal } from '../../metrics/stats-collector.js';
 
 /** Payload of `tool-call-refused`. */
 export interface RefusedCallEvent {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorCode, SwitchboardError } from '../errors.js';
+import { ErrorCode, SwitchboardError } from '../../errors.js';
 import { refusalOf } from './refusal-of.js';
 
 const addOnSink = { name: 'add', server: 'sink', originalName: 'add' };

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { noopLogger } from '../logger.js';
+import { noopLogger } from '../../logger.js';
 import { ResourceSubscriptions, type SubscriptionTarget } from './resource-subscriptions.js';
 
 /** A target that records what it was sent; `fail` makes its next requests reject. */

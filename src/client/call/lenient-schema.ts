@@ -1,5 +1,5 @@
 /**
- * @module client/lenient-schema
+ * @module client/call/lenient-schema
  * The schema that client-side checking uses: never stricter than the server. Servers fill in a
  * property's `default` before they validate (zod's `.default()`, which is how most servers write
  * their schemas, also lists the property as required): @playwright/mcp's `browser_take_screenshot`
@@ -8,7 +8,7 @@
  * own default.
  */
 
-import type { JsonSchema } from '../connection/mcp-types.js';
+import type { JsonSchema } from '../../connection/mcp-types.js';
 
 // Keywords whose value is one subschema, a list of subschemas, or a map of subschemas. Not `not` and
 // not `if`: relaxing a schema there would make the whole schema stricter.

@@ -1,11 +1,11 @@
 /**
- * @module client/call-failure
+ * @module client/call/call-failure
  * Errors of failed tool calls, shaped for LLMs: the message names the tool and the server, says what
  * happened in one sentence and whether retrying can help, so an agent does not loop on an opaque
  * "Internal Error". The code and cause are kept for programs.
  */
 
-import { ErrorCode, SwitchboardError, isSwitchboardError } from '../errors.js';
+import { ErrorCode, SwitchboardError, isSwitchboardError } from '../../errors.js';
 
 /** Whether trying the same call again can succeed, by error code. */
 export function isRetryable(error: SwitchboardError): boolean {

@@ -1,5 +1,5 @@
 /**
- * @module client/simple-schema
+ * @module client/call/simple-schema
  * A fast, dependency-free check for the JSON Schemas most tools declare (an object of typed
  * properties, required names, enums, bounds). It only ever answers "certainly valid": when it
  * answers anything else, or when a schema uses a keyword it does not know (`$ref`, `anyOf`,

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import type { ToolResult } from '../result/tool-result.js';
+import type { ToolResult } from '../../result/tool-result.js';
 import { ResultCache } from './result-cache.js';
 
 const result = (text: string): ToolResult => ({ isError: false, content: [{ type: 'text', text }] });

@@ -3,8 +3,8 @@
  * else last known ones), never from which servers happen to be up.
  */
 import { expect, test } from 'vitest';
-import type { ServerSpecBase, StdioServerSpec } from '../config/server-spec.js';
-import type { ToolDefinition } from '../connection/mcp-types.js';
+import type { ServerSpecBase, StdioServerSpec } from '../../config/server-spec.js';
+import type { ToolDefinition } from '../../connection/mcp-types.js';
 import { RoutedCatalog, type RoutedEntry } from './routed-catalog.js';
 import { knownToolsFromNames, toolSources, type ToolSourceEntry } from './tool-sources.js';
 

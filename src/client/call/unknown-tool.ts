@@ -1,15 +1,15 @@
 /**
- * @module client/unknown-tool
+ * @module client/call/unknown-tool
  * The error for a tool name that does not route: a name of a server that is not up says so (with
  * the server's state, reason and hint), and a mistyped name gets "Did you mean" — only among the
  * tools of the server the caller named (by the name's prefix or by `server`), never another's.
  */
 
-import { ErrorCode, SwitchboardError } from '../errors.js';
-import type { ServerState } from '../connection/server-state.js';
-import { PREFIX_SEPARATOR, sanitizeName } from './name-catalog.js';
-import type { RoutedEntry } from './routed-catalog.js';
-import { suggestNames } from './suggest-names.js';
+import { ErrorCode, SwitchboardError } from '../../errors.js';
+import type { ServerState } from '../../connection/server-state.js';
+import { PREFIX_SEPARATOR, sanitizeName } from '../catalog/name-catalog.js';
+import type { RoutedEntry } from '../catalog/routed-catalog.js';
+import { suggestNames } from '../catalog/suggest-names.js';
 
 /** What the message needs of one configured server. */
 export interface ServerFacts {

@@ -1,11 +1,11 @@
 /**
- * @module client/carry-resource-subscriptions
+ * @module client/routing/carry-resource-subscriptions
  * When one client replaces another (a per-user client whose network policy changed), the
  * subscribers of the old one's resources carry on: the new one is subscribed as many times.
  */
 
-import type { Logger } from '../logger.js';
-import type { MultiServerClient } from './multi-server-client.js';
+import type { Logger } from '../../logger.js';
+import type { MultiServerClient } from '../multi-server-client.js';
 
 /** Subscribes `next` to every resource `previous` is subscribed to, once per subscriber; failures are logged. */
 export async function carryResourceSubscriptions(previous: MultiServerClient, next: MultiServerClient, logger: Logger): Promise<void> {

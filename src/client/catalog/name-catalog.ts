@@ -1,5 +1,5 @@
 /**
- * @module client/name-catalog
+ * @module client/catalog/name-catalog
  * Provider-safe names for items (tools, prompts) offered by several servers. Every exposed name
  * matches `^[a-zA-Z0-9_-]{1,64}$` (what OpenAI and Anthropic accept): other characters are replaced,
  * over-long names are cut and given a short stable hash, and two servers offering the same name are
@@ -7,8 +7,8 @@
  * original name) routing table is stored by the caller, never parsed back from the name.
  */
 
-import { ConfigError } from '../errors.js';
-import type { NamingStrategy } from '../config/server-spec.js';
+import { ConfigError } from '../../errors.js';
+import type { NamingStrategy } from '../../config/server-spec.js';
 import { globMatcher } from './glob.js';
 
 /** Longest exposed name. */

@@ -1,5 +1,5 @@
 /**
- * @module client/glob
+ * @module client/catalog/glob
  * `include` / `exclude` patterns for tool names: `*` is any run of characters, `?` one character,
  * everything else literal. Case-sensitive, like tool names.
  */

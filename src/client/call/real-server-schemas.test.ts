@@ -13,9 +13,9 @@ import { describe, expect, it } from 'vitest';
 import { ArgumentValidator } from './argument-validator.js';
 import { toLenientSchema } from './lenient-schema.js';
 import { compileSimpleSchema } from './simple-schema.js';
-import { pick, seededRandom, type Rand } from '../../test/helpers/seeded-random.js';
+import { pick, seededRandom, type Rand } from '../../../test/helpers/seeded-random.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
+const ROOT = resolve(import.meta.dirname, '../../..');
 
 interface CapturedServer {
   package: string;

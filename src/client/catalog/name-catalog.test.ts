@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../../errors.js';
 import { buildNameCatalog, isProviderSafeName, nameHash, sanitizeName, type NameSource } from './name-catalog.js';
 
 const source = (server: string, names: string[], extra: Partial<NameSource<{ name: string }>> = {}): NameSource<{ name: string }> => ({

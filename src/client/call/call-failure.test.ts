@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { ErrorCode, SwitchboardError } from '../errors.js';
+import { ErrorCode, SwitchboardError } from '../../errors.js';
 import { describeCallFailure } from './call-failure.js';
 
 const timeout = new SwitchboardError(ErrorCode.RequestTimeout, 'server "s", tools/call slow: no answer within 500 ms', {

@@ -1,5 +1,5 @@
 /**
- * @module client/suggest-names
+ * @module client/catalog/suggest-names
  * "Did you mean" for a mistyped tool name: candidates that contain it (or it them), that are a few
  * edits away (`read_txt_file` → `read_text_file`), or that share its words in another order
  * (`directory_list` → `list_directory`). Best first.

@@ -1,5 +1,5 @@
 /**
- * @module client/routed-catalog
+ * @module client/catalog/routed-catalog
  * A versioned, immutable set of named items with its routing table. A name given out earlier keeps
  * routing after a rebuild renames its item (e.g. `read_file` becomes `fs__read_file` when a second
  * server adds `read_file`): it stays as an alias while its item exists and nothing else claims it.
@@ -8,7 +8,7 @@
  * depend on which servers are up, but are not offered: {@link RoutedCatalog.owner} tells whose they are.
  */
 
-import type { NamingStrategy } from '../config/server-spec.js';
+import type { NamingStrategy } from '../../config/server-spec.js';
 import { nameItems, type NameReport, type NameSource, type NamingOptions } from './name-catalog.js';
 
 /** An entry: exposed name, owning server, original name. */

@@ -1,5 +1,5 @@
 /**
- * @module client/list-change-debouncer
+ * @module client/servers/list-change-debouncer
  * Debounce of a server's `list_changed` notifications, one timer per list kind. A burst of
  * notifications causes one re-list after it ends; a flood that never pauses would restart the
  * debounce forever and the catalog would never refresh, so a re-list also happens at the latest

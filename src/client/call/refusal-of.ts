@@ -1,13 +1,13 @@
 /**
- * @module client/refusal-of
+ * @module client/call/refusal-of
  * What the stats record of a call refused before anything was sent: its error code, and its server
  * and tool where they are known (an unknown name has neither; a tool whose server is not up has its
  * server, and its tool when the last known list names it).
  */
 
-import type { SwitchboardError } from '../errors.js';
-import type { CallRefusal } from '../metrics/stats-collector.js';
-import type { RoutedEntry } from './routed-catalog.js';
+import type { SwitchboardError } from '../../errors.js';
+import type { CallRefusal } from '../../metrics/stats-collector.js';
+import type { RoutedEntry } from '../catalog/routed-catalog.js';
 
 /**
  * The refusal to count for `error`, about `tool` when the call was routed to one. Otherwise `owner`

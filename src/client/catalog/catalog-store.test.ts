@@ -2,8 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import type { StdioServerSpec } from '../config/server-spec.js';
-import { noopLogger, type Logger } from '../logger.js';
+import type { StdioServerSpec } from '../../config/server-spec.js';
+import { noopLogger, type Logger } from '../../logger.js';
 import { FileCatalogStore, stableJson } from './catalog-store.js';
 
 let dir: string;

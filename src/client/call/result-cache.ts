@@ -1,13 +1,13 @@
 /**
- * @module client/result-cache
+ * @module client/call/result-cache
  * Opt-in caching of tool results, keyed by server, tool and canonical arguments. Memory is bounded
  * per server (entries, LRU) and overall (bytes). A server's entries are invalidated when any tool of
  * it that may write is called, on `list_changed`, and on reconnect; a call that was in flight across
  * an invalidation does not store its (possibly stale) result.
  */
 
-import type { ToolResult } from '../result/tool-result.js';
-import { canonicalJson } from '../util/canonical-json.js';
+import type { ToolResult } from '../../result/tool-result.js';
+import { canonicalJson } from '../../util/canonical-json.js';
 
 /** Default bound on the bytes held by one cache. @default 64 MiB */
 export const DEFAULT_CACHE_MAX_BYTES = 64 * 1024 * 1024;

@@ -1,7 +1,7 @@
 import { Ajv } from '@modelcontextprotocol/client/validators/ajv';
 import { describe, expect, it } from 'vitest';
 import { compileSimpleSchema } from './simple-schema.js';
-import { pick, seededRandom, type Rand } from '../../test/helpers/seeded-random.js';
+import { pick, seededRandom, type Rand } from '../../../test/helpers/seeded-random.js';
 
 const NAMES = ['a', 'b', 'query', 'limit', 'constructor', 'toString'];
 const TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'];

@@ -1,5 +1,5 @@
 /**
- * @module client/tool-sources
+ * @module client/catalog/tool-sources
  * What the tool names are decided from: every enabled server, up or not. A server that is up gives
  * its live list; one that is not gives its last known list (from this process or the catalog cache),
  * which names its tools but offers none; one whose tools were never known is pending, and under
@@ -7,8 +7,8 @@
  * otherwise be claimed by it later.
  */
 
-import type { ServerSpec } from '../config/server-spec.js';
-import type { ToolDefinition } from '../connection/mcp-types.js';
+import type { ServerSpec } from '../../config/server-spec.js';
+import type { ToolDefinition } from '../../connection/mcp-types.js';
 import type { NameSource } from './name-catalog.js';
 
 /** What naming needs of one server entry. */

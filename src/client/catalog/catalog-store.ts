@@ -1,5 +1,5 @@
 /**
- * @module client/catalog-store
+ * @module client/catalog/catalog-store
  * The last known tool names of each server, on disk, so names can be decided from every configured
  * server — not only from those that are up — and a one-tool command can start only the server that
  * owns the tool. One small JSON file per server and spec (`<server>.<hash of the normalized
@@ -10,8 +10,8 @@
 
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ServerSpec } from '../config/server-spec.js';
-import type { Logger } from '../logger.js';
+import type { ServerSpec } from '../../config/server-spec.js';
+import type { Logger } from '../../logger.js';
 import { sanitizeName } from './name-catalog.js';
 
 const FORMAT_VERSION = 1;

@@ -1,5 +1,5 @@
 /**
- * @module client/resource-subscriptions
+ * @module client/routing/resource-subscriptions
  * The one owner of a client's resource subscriptions: which URIs of which server are subscribed,
  * counted per subscriber. The first subscriber sends `resources/subscribe`, the last one to leave
  * sends `resources/unsubscribe`; and whenever a server comes (back) up on a new session — a
@@ -7,8 +7,8 @@
  * URI still subscribed is sent again, since a server keeps subscriptions per session.
  */
 
-import type { CallOptions } from '../connection/server-connection.js';
-import type { Logger } from '../logger.js';
+import type { CallOptions } from '../../connection/server-connection.js';
+import type { Logger } from '../../logger.js';
 
 /** Where subscription requests go: a server's connection. */
 export interface SubscriptionTarget {

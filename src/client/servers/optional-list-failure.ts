@@ -1,13 +1,13 @@
 /**
- * @module client/optional-list-failure
+ * @module client/servers/optional-list-failure
  * Prompts, resources and resource templates are optional: a server may declare the `resources`
  * capability and still not implement `resources/templates/list` (the reference server-postgres does
  * exactly that). "Method not found" there is the server's normal answer, not a problem worth a warning
  * on every command; any other failure of an optional list is.
  */
 
-import { ErrorCode, isSwitchboardError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { ErrorCode, isSwitchboardError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
 
 /** JSON-RPC "Method not found". */
 const RPC_METHOD_NOT_FOUND = -32601;
