@@ -77,6 +77,8 @@ export function toSwitchboardError(error: unknown, context: ErrorContext = {}): 
   const make = (code: ErrorCode, message: string, extra: { hint?: string; details?: Record<string, unknown> } = {}): SwitchboardError =>
     new SwitchboardError(code, prefix === '' ? message : `${prefix}: ${message}`, {
       cause: error,
+      // The failure without its location, so surfaces that name the server do not cut the message apart.
+      reason: message,
       ...(server === undefined ? {} : { server }),
       ...extra,
     });

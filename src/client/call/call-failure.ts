@@ -6,6 +6,7 @@
  */
 
 import { ErrorCode, SwitchboardError, isSwitchboardError } from '../../errors.js';
+import { reasonOf } from './reason-of.js';
 
 /** Whether trying the same call again can succeed, by error code. */
 export function isRetryable(error: SwitchboardError): boolean {
@@ -40,6 +41,9 @@ export function describeCallFailure(error: unknown, tool: { name: string; server
       : original.hint;
   return new SwitchboardError(original.code, `Tool "${tool.name}" on server "${tool.server}" failed: ${what}. ${advice}`, {
     server: tool.server,
+    tool: tool.name,
+    operation: 'tools/call',
+    reason: what,
     cause: original,
     ...(hint === undefined ? {} : { hint }),
     details: { ...original.details, tool: tool.name, retryable },
@@ -47,7 +51,7 @@ export function describeCallFailure(error: unknown, tool: { name: string; server
 }
 
 function whatHappened(error: SwitchboardError): string {
-  const reason = stripPrefixes(error.message);
+  const reason = withoutFullStop(reasonOf(error) ?? withoutLocation(error.message));
   switch (error.code) {
     case ErrorCode.RequestTimeout:
       return 'the server did not answer within the time limit';
@@ -70,7 +74,11 @@ function adviceFor(error: SwitchboardError, retryable: boolean): string {
   return 'Retrying will not help until the problem is fixed.';
 }
 
-function stripPrefixes(message: string): string {
-  // "server "x", tools/call y: reason" → "reason"
-  return message.replace(/^server "[^"]*"(?:, [^:]+)?: /, '').replace(/\.$/, '');
+/** For an error built without `reason`: "server "x", tools/call y: reason" → "reason". */
+function withoutLocation(message: string): string {
+  return message.replace(/^server "[^"]*"(?:, [^:]+)?: /, '');
+}
+
+function withoutFullStop(text: string): string {
+  return text.endsWith('.') ? text.slice(0, -1) : text;
 }

@@ -51,3 +51,10 @@ test('serverOfPrefix takes the longest matching prefix (custom prefixes included
   expect(serverOfPrefix('files__x', servers)).toBe('filesystem');
   expect(serverOfPrefix('x', servers)).toBeUndefined();
 });
+
+test('a server that is not up is explained by its last error\'s `reason` when it has one', () => {
+  const failure = new SwitchboardError(ErrorCode.ServerDisconnected, 'server "fs": fetch failed (ECONNREFUSED)', { server: 'fs', reason: 'fetch failed (ECONNREFUSED)' });
+  const error = unknownToolError('fs__read_file', context([facts('fs', 'failed', { lastError: failure })], [], [tool('fs', 'read_file')]));
+  expect(error.message).toBe('Tool "fs__read_file" belongs to server "fs", which is failed (fetch failed (ECONNREFUSED)). Retrying may help once it is back.');
+  expect(error).toMatchObject({ server: 'fs', tool: 'fs__read_file', operation: 'tools/call' });
+});

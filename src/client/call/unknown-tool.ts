@@ -10,6 +10,8 @@ import type { ServerState } from '../../connection/server-state.js';
 import { PREFIX_SEPARATOR, sanitizeName } from '../catalog/name-catalog.js';
 import type { RoutedEntry } from '../catalog/routed-catalog.js';
 import { suggestNames } from '../catalog/suggest-names.js';
+import { isServing } from '../serving.js';
+import { reasonOf } from './reason-of.js';
 
 /** What the message needs of one configured server. */
 export interface ServerFacts {
@@ -29,8 +31,6 @@ export interface UnknownToolContext {
   servers: ReadonlyMap<string, ServerFacts>;
 }
 
-const UP: ReadonlySet<ServerState> = new Set(['ready', 'degraded', 'reconnecting']);
-
 /** The error for calling `name` (on `server`, when the caller named one), which did not route. */
 export function unknownToolError(name: string, context: UnknownToolContext, server?: string, wasOwnedBy?: string): SwitchboardError {
   const owner = context.owner(name);
@@ -38,11 +38,11 @@ export function unknownToolError(name: string, context: UnknownToolContext, serv
   const ownerServer = owner?.offline === true ? owner.server : owner === undefined ? wasOwnedBy : undefined;
   if (ownerServer !== undefined && (named === undefined || named === ownerServer)) {
     const facts = context.servers.get(ownerServer);
-    if (facts !== undefined && !UP.has(facts.state)) return notUp(name, facts, 'belongs to');
+    if (facts !== undefined && !isServing(facts.state)) return notUp(name, facts, 'belongs to');
   }
   if (named !== undefined) {
     const facts = context.servers.get(named);
-    if (facts !== undefined && facts.enabled && !UP.has(facts.state)) return notUp(name, facts, 'is addressed to');
+    if (facts !== undefined && facts.enabled && !isServing(facts.state)) return notUp(name, facts, 'is addressed to');
   }
   const candidates = context.tools.filter((tool) => named === undefined || tool.server === named);
   const query = named === undefined ? name : withoutPrefix(name, context.servers.get(named));
@@ -52,21 +52,27 @@ export function unknownToolError(name: string, context: UnknownToolContext, serv
   return new SwitchboardError(
     ErrorCode.ToolNotFound,
     `There is no tool named "${name}"${where}${elsewhere}.${similar.length > 0 ? ` Did you mean ${similar.map((item) => `"${item}"`).join(', ')}?` : ''} Use one of the listed tools.`,
-    { ...(server === undefined ? {} : { server }), details: { tool: name, retryable: false, ...(similar.length > 0 ? { similar } : {}) } },
+    { ...(server === undefined ? {} : { server }), tool: name, operation: 'tools/call', details: { tool: name, retryable: false, ...(similar.length > 0 ? { similar } : {}) } },
   );
 }
 
 function notUp(name: string, facts: ServerFacts, relation: string): SwitchboardError {
   // One line: the reason is for a model to read, not the server's whole stderr.
-  const firstLine = facts.lastError?.message.split('\n')[0]?.replace(/; stderr:$/, '').replace(`server "${facts.name}" `, '');
+  const error = facts.lastError;
+  const firstLine = error === undefined ? undefined : (reasonOf(error) ?? withoutServer(error.message, facts.name)).split('\n')[0]?.replace(/; stderr:$/, '');
   const reason = facts.state === 'connecting' ? ' (still starting)' : facts.state === 'closed' ? ' (not started)' : firstLine === undefined || firstLine === '' ? '' : ` (${firstLine})`;
   const retryable = facts.state !== 'closed';
   const hint = facts.state === 'connecting' ? 'call it again once the server is ready' : facts.state === 'closed' ? `start server "${facts.name}" (it was not started)` : facts.lastError?.hint;
   return new SwitchboardError(
     ErrorCode.ServerDisconnected,
     `Tool "${name}" ${relation} server "${facts.name}", which is ${facts.state}${reason}.${retryable ? ' Retrying may help once it is back.' : ''}`,
-    { server: facts.name, ...(hint === undefined ? {} : { hint }), details: { tool: name, state: facts.state, retryable } },
+    { server: facts.name, tool: name, operation: 'tools/call', ...(hint === undefined ? {} : { hint }), details: { tool: name, state: facts.state, retryable } },
   );
+}
+
+/** For an error built without `reason`: `server "x" did not …` → `did not …`. */
+function withoutServer(message: string, server: string): string {
+  return message.replace(`server "${server}" `, '');
 }
 
 /** The server a prefixed name names (the longest matching prefix), if any. */
