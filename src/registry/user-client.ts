@@ -10,6 +10,7 @@
 
 import { MultiServerClient, type CatalogPrompt, type CatalogResource, type CatalogResourceTemplate, type CatalogTool, type MultiServerClientEvents, type MultiServerClientOptions, type ServerStatus } from '../client/multi-server-client.js';
 import { carryResourceSubscriptions } from '../client/routing/carry-resource-subscriptions.js';
+import { DEFAULT_DRAIN_TIMEOUT_MS } from '../client/servers/drain-calls.js';
 import type { SubscribedResource } from '../client/routing/resource-subscriptions.js';
 import type { ServerSpec } from '../config/server-spec.js';
 import type { CallOptions, ServerConnection, ServerConnectionOptions } from '../connection/server-connection.js';
@@ -29,8 +30,8 @@ import type { UserServerConfig } from './server-store.js';
 
 /** The audit code of a call whose result has `isError: true`. */
 export const TOOL_ERROR_CODE = 'TOOL_ERROR';
-/** Longest wait for a replaced client's running calls before it is closed anyway. @default 60000 */
-export const DEFAULT_DRAIN_TIMEOUT_MS = 60_000;
+/** Longest wait for a replaced client's running calls before it is closed anyway: the client's own constant. */
+export { DEFAULT_DRAIN_TIMEOUT_MS };
 
 /** Events of a {@link UserClient}. */
 export interface UserClientEvents {
