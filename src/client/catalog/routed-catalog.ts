@@ -9,6 +9,7 @@
  */
 
 import type { NamingStrategy } from '../../config/server-spec.js';
+import { LazyNameMap } from './lazy-name-map.js';
 import { nameItems, type NameReport, type NameSource, type NamingOptions } from './name-catalog.js';
 
 /** An entry: exposed name, owning server, original name. */
@@ -34,8 +35,8 @@ export class RoutedCatalog<E extends RoutedEntry> {
   /** Entries by server, then original name: built once, used by the next build and by diffs. */
   readonly #byOrigin: Map<string, Map<string, E>>;
   readonly #aliases: Map<string, E>;
-  /** Prefixed forms of live items, and names of items whose server is not up. */
-  readonly #more: { prefixed: Map<string, E>; offline: Map<string, RoutedEntry> };
+  /** Prefixed forms of live items, and names of items whose server is not up: looked up only on a miss, so built lazily. */
+  readonly #more: { prefixed: LazyNameMap<E>; offline: LazyNameMap<RoutedEntry> };
 
   private constructor(
     version: number,
@@ -44,7 +45,7 @@ export class RoutedCatalog<E extends RoutedEntry> {
     byName: Map<string, E>,
     byOrigin: Map<string, Map<string, E>>,
     aliases: Map<string, E>,
-    more: { prefixed: Map<string, E>; offline: Map<string, RoutedEntry> },
+    more: { prefixed: LazyNameMap<E>; offline: LazyNameMap<RoutedEntry> },
   ) {
     this.version = version;
     this.entries = entries;
@@ -57,7 +58,7 @@ export class RoutedCatalog<E extends RoutedEntry> {
 
   /** An empty catalog. */
   static empty<E extends RoutedEntry>(strategy: NamingStrategy): RoutedCatalog<E> {
-    return new RoutedCatalog<E>(0, [], { strategy, renames: [], collisions: [], filtered: [] }, new Map(), new Map(), new Map(), { prefixed: new Map(), offline: new Map() });
+    return new RoutedCatalog<E>(0, [], { strategy, renames: [], collisions: [], filtered: [] }, new Map(), new Map(), new Map(), { prefixed: new LazyNameMap(), offline: new LazyNameMap() });
   }
 
   /**
@@ -76,14 +77,14 @@ export class RoutedCatalog<E extends RoutedEntry> {
     const entries: E[] = [];
     const byName = new Map<string, E>();
     const byOrigin = new Map<string, Map<string, E>>();
-    const more = { prefixed: new Map<string, E>(), offline: new Map<string, RoutedEntry>() };
+    const more = { prefixed: new LazyNameMap<E>(), offline: new LazyNameMap<RoutedEntry>() };
     let ofServer: Map<string, E> | undefined;
     let ofServerName: string | undefined;
     const report = nameItems(sources, strategy, kind, (name, server, originalName, item, prefixed, offline) => {
       if (offline) {
         const known = { name, server, originalName };
         more.offline.set(name, known);
-        if (prefixed !== name && !more.offline.has(prefixed)) more.offline.set(prefixed, known);
+        if (prefixed !== name) more.offline.setIfAbsent(prefixed, known);
         return;
       }
       const entry = toEntry({ name, server, originalName, item });
