@@ -8,10 +8,7 @@
 
 import type { ServerState } from '../connection/server-state.js';
 
-/** The states in which a server's lists are offered and calls are routed to it. */
-export const SERVING_STATES: ReadonlySet<ServerState> = new Set<ServerState>(['ready', 'degraded', 'reconnecting']);
-
-/** True when a server in this state serves (see {@link SERVING_STATES}). */
+/** True when a server in this state serves: its lists are offered and requests are routed to it. */
 export function isServing(state: ServerState): boolean {
   return state === 'ready' || state === 'degraded' || state === 'reconnecting';
 }
