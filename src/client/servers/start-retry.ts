@@ -4,7 +4,10 @@
  * went down): the delay doubles from `retryDelayMs` up to `maxRetryDelayMs`, with jitter.
  *
  * Kept in this one file on purpose: start-up retry belongs to the connection's Supervisor
- * (`src/connection/`), and once that owns it, this file and its two callers go.
+ * (`src/connection/`), and once that owns it, this file goes, with its one-line call sites:
+ * `retryStartLater` in start-server.ts (called from start-server, start-all, apply-reconfigure and
+ * observe-connection's `restart === false` patch) and `cancelStartRetry` in retire-slot,
+ * close-slots and start-on-request; `ServerSlot.startRetry`; and the retry options' defaults.
  */
 
 import type { ClientCore } from '../client-core.js';
