@@ -51,3 +51,9 @@ describe('checkNormalizedConfig', () => {
     expect(() => checkNormalizedConfig({ servers: [{}] })).toThrow(expect.objectContaining({ code: ErrorCode.ConfigInvalid, message: expect.stringContaining('mcpServers') }));
   });
 });
+
+test('a spec with unset variables passes: it fails only its own server, at start', () => {
+  const { config } = normalizeConfig({ mcpServers: { sink: { command: 'node' }, remote: { url: 'https://${SB_UNSET_HOST_FOR_TEST}/mcp' } } }, { env: {} });
+  expect(config.servers.find((spec) => spec.name === 'remote')?.unresolved).toHaveLength(1);
+  expect(checkNormalizedConfig(config as unknown as { servers: unknown[] })).toBe(config);
+});

@@ -34,6 +34,8 @@ export function checkNormalizedConfig(config: { servers: unknown[] } & Record<st
     else if (names.has(entry.name)) problem(`${at}.name`, `duplicate server name "${entry.name}", also servers[${names.get(entry.name)}]`);
     else names.set(entry.name, index);
     if (typeof entry.enabled !== 'boolean') problem(`${at}.enabled`, 'must be true or false');
+    // A spec with unset variables fails only its own server, at start, saying which (see unresolved-server-spec.ts).
+    if (Array.isArray(entry.unresolved) && entry.unresolved.length > 0) return;
     for (const field of ['startupTimeoutMs', 'callTimeoutMs']) {
       const value = entry[field];
       if (!(typeof value === 'number' && Number.isFinite(value) && value > 0)) problem(`${at}.${field}`, 'must be a positive number of milliseconds');
