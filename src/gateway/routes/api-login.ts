@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { html } from 'hono/html';
-import { LOGIN_TIMEOUT_MS } from '../../auth/run-login.js';
+import { LOGIN_TIMEOUT_MS } from '../../login/run-login.js';
 import { ErrorCode, SwitchboardError } from '../../errors.js';
 import { userLoginTarget } from '../../registry/user-login-target.js';
 import type { RegistryUser } from '../../registry/registry-types.js';
