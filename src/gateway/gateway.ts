@@ -10,10 +10,9 @@ import type { NamingStrategy, ServerSpec } from '../config/server-spec.js';
 import { ErrorCode, SwitchboardError } from '../errors.js';
 import { redactingLogger } from '../util/redacting-logger.js';
 import { noopLogger, type Logger } from '../logger.js';
-import { ClientPool, type ClientLease, type ClientPoolOptions } from '../registry/client-pool.js';
+import { ClientPool, type ClientLease, type ClientPoolTuning } from '../pool/index.js';
 import { OAuthLogins } from './oauth-logins.js';
-import type { RegistryChange, RegistryUser } from '../registry/registry-types.js';
-import type { ServerRegistry } from '../registry/server-registry.js';
+import type { RegistryChange, RegistryUser, ServerRegistry } from '../registry/index.js';
 import { authenticate, bearerTokenOf } from './auth.js';
 import { CallTracker } from './call-tracker.js';
 import { forwardingOptionsFor } from './forward-server-requests.js';
@@ -64,7 +63,7 @@ export interface GatewayOptions {
   /** `/api/events` streams in total. @default DEFAULT_MAX_EVENT_STREAMS */
   maxEventStreams?: number;
   /** Pool tuning (idle TTL, cap, call queue timeout, audit, client options). */
-  pool?: Omit<ClientPoolOptions, 'sharedConfig' | 'connectionOptionsFor' | 'logger'>;
+  pool?: ClientPoolTuning;
   /** How long a verified token is trusted before the registry is asked again; 0 asks every time. @default TOKEN_CACHE_TTL_MS */
   tokenCacheTtlMs?: number;
 }

@@ -9,8 +9,7 @@
 import type { ServerStatus } from '../client/multi-server-client.js';
 import type { ServerSpec } from '../config/server-spec.js';
 import type { ClientStats, ServerStats, TimelinePoint } from '../metrics/stats-collector.js';
-import { maskUrl, maskValues } from '../registry/mask-secret.js';
-import type { RegisteredServer, RegistryUser } from '../registry/registry-types.js';
+import { maskUrl, maskValues, type RegisteredServer, type RegistryUser } from '../registry/index.js';
 
 /** A server of one user, as the API shows it. */
 export interface ServerView {

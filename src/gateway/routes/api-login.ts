@@ -15,12 +15,11 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { html } from 'hono/html';
 import { LOGIN_TIMEOUT_MS } from '../../login/run-login.js';
 import { ErrorCode, SwitchboardError } from '../../errors.js';
-import { userLoginTarget } from '../../registry/user-login-target.js';
-import type { RegistryUser } from '../../registry/registry-types.js';
+import { type RegistryUser, userLoginTarget } from '../../registry/index.js';
 import type { Gateway } from '../gateway.js';
 import { userOf, type GatewayApp, type GatewayEnv } from '../gateway-app-types.js';
 import { bindingCookieName } from '../oauth-logins.js';
-import { TenantDisclosure } from '../../registry/tenant-disclosure.js';
+import { TenantDisclosure } from '../../pool/index.js';
 
 const CALLBACK_PATH = '/oauth/callback';
 

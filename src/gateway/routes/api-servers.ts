@@ -9,7 +9,7 @@
  */
 
 import { ErrorCode, SwitchboardError } from '../../errors.js';
-import type { RegistryUser } from '../../registry/registry-types.js';
+import type { RegistryUser } from '../../registry/index.js';
 import type { Gateway } from '../gateway.js';
 import { DEFAULT_REFRESH_WAIT_MS } from '../gateway-defaults.js';
 import { jsonObjectBody, userOf, type GatewayApp } from '../gateway-app-types.js';
