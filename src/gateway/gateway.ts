@@ -13,7 +13,7 @@ import { noopLogger, type Logger } from '../logger.js';
 import { ClientPool, type ClientLease, type ClientPoolTuning } from '../pool/index.js';
 import { OAuthLogins } from './oauth-logins.js';
 import type { RegistryChange, RegistryUser, ServerRegistry } from '../registry/index.js';
-import { authenticate, bearerTokenOf } from './auth.js';
+import { authenticate } from './auth.js';
 import { CallTracker } from './call-tracker.js';
 import { forwardingOptionsFor } from './forward-server-requests.js';
 import {
