@@ -21,6 +21,7 @@ describe('toSwitchboardError without importing the SDK', () => {
       const mapped = toSwitchboardError(error, { server: 's', operation: 'tools/call x' });
       expect(mapped).toMatchObject({ code: 'SERVER_REQUEST_FAILED', message: 'server "s", tools/call x: bad params', details: { rpcCode: -32602 } });
       expect(mapped.cause).toBe(error);
+      expect(mapped).toMatchObject({ server: 's', operation: 'tools/call x', reason: 'bad params' });
     }
     expect(toSwitchboardError(new RpcError(-32001, 'slow')).code).toBe('REQUEST_TIMEOUT');
     expect(toSwitchboardError(new RpcError(-32022, 'old', { supported: ['x'] }))).toMatchObject({ code: 'PROTOCOL_VERSION_UNSUPPORTED' });

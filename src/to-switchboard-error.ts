@@ -78,6 +78,9 @@ export function toSwitchboardError(error: unknown, context: ErrorContext = {}): 
     new SwitchboardError(code, prefix === '' ? message : `${prefix}: ${message}`, {
       cause: error,
       ...(server === undefined ? {} : { server }),
+      ...(context.operation === undefined ? {} : { operation: context.operation }),
+      // The location lives in the fields; surfaces that show it themselves read `reason`.
+      reason: message,
       ...extra,
     });
 
