@@ -19,7 +19,7 @@
  * ```
  */
 
-import type { OAuthClientOptions } from '../auth/create-oauth-authorizer.js';
+import type { OAuthClientOptions } from '../auth/oauth-client-options.js';
 import { ErrorCode, SwitchboardError } from '../errors.js';
 import { noopLogger, type Logger } from '../logger.js';
 import { AuditWriter, type AuditWriterStats } from '../registry/audit-writer.js';
