@@ -157,7 +157,10 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
     return this.#current.disclosure.error(error);
   }
 
-  /** The live connection of one server of the current client (for requests this class does not wrap). */
+  /**
+   * The live connection of one server of the current client.
+   * @deprecated Every request the gateway makes has a method here (with the user's disclosure applied); kept for existing callers.
+   */
   connection(server: string): ServerConnection | undefined {
     return this.#current.client.connection(server);
   }
