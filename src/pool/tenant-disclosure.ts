@@ -12,7 +12,7 @@ import type { ServerStatus } from '../client/multi-server-client.js';
 import { secretValuesOf, type ServerSpec } from '../config/server-spec.js';
 import { SwitchboardError, isSwitchboardError } from '../errors.js';
 import { REDACTED, redactUrlsInText } from '../util/redact-urls.js';
-import type { UserServerConfig } from '../registry/server-store.js';
+import type { UserServerConfig } from '../registry/registry-types.js';
 
 /** The hint a tenant gets instead of one that would show a hidden part. */
 export const ADMIN_DETAIL_HINT = 'an administrator runs this server and can see the details';

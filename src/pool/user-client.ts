@@ -8,8 +8,7 @@
  * closes once its running calls have ended. Either way `tools-changed` (reason `reload`) is emitted.
  */
 
-import type { CatalogPrompt, CatalogResource, CatalogResourceTemplate, CatalogTool, MultiServerClient, ServerStatus } from '../client/multi-server-client.js';
-import { DEFAULT_DRAIN_TIMEOUT_MS } from '../client/multi-server-client.js';
+import { type CatalogPrompt, type CatalogResource, type CatalogResourceTemplate, type CatalogTool, DEFAULT_DRAIN_TIMEOUT_MS, type MultiServerClient, type ServerStatus } from '../client/multi-server-client.js';
 import { carryResourceSubscriptions } from '../client/carry-resource-subscriptions.js';
 import type { SubscribedResource } from '../client/resource-subscriptions.js';
 import type { CallOptions, ServerConnection } from '../connection/server-connection.js';
@@ -17,11 +16,10 @@ import type { GetPromptResult, ReadResourceResult } from '../connection/mcp-type
 import { ErrorCode, SwitchboardError, isSwitchboardError } from '../errors.js';
 import { noopLogger, type Logger } from '../logger.js';
 import type { ClientStats } from '../metrics/stats-collector.js';
-import type { RegistryUser } from '../registry/registry-types.js';
-import type { UserServerConfig } from '../registry/server-store.js';
-import { TenantDisclosure } from './tenant-disclosure.js';
+import type { RegistryUser, UserServerConfig } from '../registry/registry-types.js';
 import type { ToolResult } from '../result/tool-result.js';
 import { TypedEmitter, type Listener } from '../util/typed-emitter.js';
+import { TenantDisclosure } from './tenant-disclosure.js';
 import { CallLimiter } from './call-limiter.js';
 import type { UserClientEvents, UserClientOptions } from './pool-types.js';
 import { closeGeneration, connectGeneration, needsPinning, pinnedFetchFor, reconfigurableInPlace, signatureOf, type Generation } from './user-generation.js';

@@ -11,9 +11,9 @@ import { MultiServerClient, type MultiServerClientEvents } from '../client/multi
 import { ErrorCode, SwitchboardError } from '../errors.js';
 import { noopLogger } from '../logger.js';
 import { createPinnedFetch, type PinnedFetch } from '../registry/pinned-fetch.js';
-import type { UserServerConfig } from '../registry/server-store.js';
-import { TenantDisclosure } from './tenant-disclosure.js';
+import type { UserServerConfig } from '../registry/registry-types.js';
 import type { Listener } from '../util/typed-emitter.js';
+import { TenantDisclosure } from './tenant-disclosure.js';
 import type { UserClientOptions } from './pool-types.js';
 
 /** How a generation's connections reach tenant servers; read when a server's connection is made. */
@@ -22,6 +22,7 @@ export interface Routing {
   tenantServers: ReadonlySet<string>;
 }
 
+/** One client built from one configuration of the user, with what it is routed and shown through. */
 export interface Generation {
   client: MultiServerClient;
   routing: Routing;
