@@ -42,7 +42,7 @@ export type { PinnedFetch, PinnedFetchOptions } from './pinned-fetch.js';
 export type { HostResolver } from './resolve-host.js';
 // The per-user pool lives in src/pool/ (it runs clients; the registry stores); its public names stay here.
 export { ClientPool, DEFAULT_IDLE_TTL_MS, DEFAULT_MAX_CLIENTS, UserClient } from '../pool/index.js';
-export type { ClientLease, ClientPoolEvents, ClientPoolOptions, EvictionReason, SharedConfig, UserClientEvents } from '../pool/index.js';
+export type { ClientLease, ClientPoolEvents, ClientPoolOptions, ClientPoolTuning, EvictionReason, SharedConfig, UserClientEvents } from '../pool/index.js';
 export {
   AuditWriter,
   DEFAULT_AUDIT_BATCH_SIZE,
