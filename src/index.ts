@@ -53,13 +53,14 @@ export type { NameCollision, NameRename, NameReport, RenameReason } from './clie
 export type { CatalogDiff } from './client/catalog/routed-catalog.js';
 export type { ContentItem, MediaContentItem, ResourceContentItem, ResourceContents, ResourceLinkContentItem, TextContentItem, ToolResult } from './result/tool-result.js';
 export { normalizeToolResult } from './result/normalize-tool-result.js';
+export type { CallStats, ClientStats, LatencySummary, ServerStats, TimelinePoint, ToolStats } from './metrics/stats-types.js';
 export type { OAuthGrant, OAuthIdentityProviderSettings, OAuthSettings } from './config/oauth-settings.js';
 export { MemoryOAuthTokenStore, oauthStoreKey } from './auth/oauth-token-store.js';
 export type { OAuthRecord, OAuthTokenStore } from './auth/oauth-token-store.js';
 export { FileOAuthTokenStore } from './auth/file-oauth-token-store.js';
 export type { FileOAuthTokenStoreOptions } from './auth/file-oauth-token-store.js';
 export type { AuthorizationCallback, AuthorizationContext, AuthorizationUrlHandler } from './auth/authorization-callback.js';
-export type { OAuthClientOptions } from './auth/create-oauth-authorizer.js';
+export type { OAuthClientOptions } from './auth/oauth-client-options.js';
 export type { OAuthAuthorizer } from './auth/oauth-authorizer.js';
 export { DEFAULT_MAX_AUTHORIZATIONS_PER_REQUEST, DEFAULT_REFRESH_BEFORE_EXPIRY_MS } from './auth/oauth-defaults.js';
 export { loadSecretKey } from './auth/secret-key.js';

@@ -1,6 +1,6 @@
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { RpcError, SDK_ERROR_CODES, toSwitchboardError } from './to-switchboard-error.js';
+import { RpcError, SDK_ERROR_CODES, httpStatusOf, toSwitchboardError } from './to-switchboard-error.js';
 
 describe('toSwitchboardError without importing the SDK', () => {
   it('names the SDK error codes exactly as the SDK does', () => {
@@ -21,8 +21,21 @@ describe('toSwitchboardError without importing the SDK', () => {
       const mapped = toSwitchboardError(error, { server: 's', operation: 'tools/call x' });
       expect(mapped).toMatchObject({ code: 'SERVER_REQUEST_FAILED', message: 'server "s", tools/call x: bad params', details: { rpcCode: -32602 } });
       expect(mapped.cause).toBe(error);
+      expect(mapped).toMatchObject({ server: 's', operation: 'tools/call x', reason: 'bad params' });
     }
     expect(toSwitchboardError(new RpcError(-32001, 'slow')).code).toBe('REQUEST_TIMEOUT');
     expect(toSwitchboardError(new RpcError(-32022, 'old', { supported: ['x'] }))).toMatchObject({ code: 'PROTOCOL_VERSION_UNSUPPORTED' });
+  });
+});
+
+describe('httpStatusOf', () => {
+  it('reads the status of an SDK HTTP error and of a transport error, and nothing else', () => {
+    expect(httpStatusOf(new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, 'nope', { status: 404, statusText: 'Not Found' }))).toBe(404);
+    expect(httpStatusOf(Object.assign(new Error('gone'), { data: { status: 404 } }))).toBe(404);
+    expect(httpStatusOf(Object.assign(new Error('refused'), { status: 405 }))).toBe(405);
+    expect(httpStatusOf(new SdkError(SdkErrorCode.RequestTimeout, 'timed out'))).toBeUndefined();
+    expect(httpStatusOf(Object.assign(new Error('odd'), { status: '404' }))).toBeUndefined();
+    expect(httpStatusOf(null)).toBeUndefined();
+    expect(httpStatusOf('HTTP 404')).toBeUndefined();
   });
 });

@@ -77,9 +77,10 @@ export function toSwitchboardError(error: unknown, context: ErrorContext = {}): 
   const make = (code: ErrorCode, message: string, extra: { hint?: string; details?: Record<string, unknown> } = {}): SwitchboardError =>
     new SwitchboardError(code, prefix === '' ? message : `${prefix}: ${message}`, {
       cause: error,
-      // The failure without its location, so surfaces that name the server do not cut the message apart.
-      reason: message,
       ...(server === undefined ? {} : { server }),
+      ...(context.operation === undefined ? {} : { operation: context.operation }),
+      // The location lives in the fields; surfaces that show it themselves read `reason`.
+      reason: message,
       ...extra,
     });
 
@@ -136,7 +137,7 @@ export function toSwitchboardError(error: unknown, context: ErrorContext = {}): 
   }
   if (hasSdkBrand(error, 'mcp.SdkError')) {
     const sdkError = error as Error & { code?: unknown; data?: unknown };
-    const status = httpStatusOf(sdkError.data);
+    const status = statusInData(sdkError.data);
     if (status !== undefined) return httpError(status, undefined, make);
     switch (sdkError.code) {
       case SDK_ERROR_CODES.RequestTimeout:
@@ -221,9 +222,23 @@ function httpError(
   return make(ErrorCode.ServerHttpError, `HTTP ${status}${text}`, { details: { status } });
 }
 
-function httpStatusOf(data: unknown): number | undefined {
+function statusInData(data: unknown): number | undefined {
   if (typeof data === 'object' && data !== null && 'status' in data && typeof data.status === 'number') return data.status;
   return undefined;
+}
+
+/**
+ * The HTTP status a foreign error carries, if any: an SDK error's `data.status`, or the `status` of a
+ * transport's error. The one place that sniffs foreign errors for it (the connection asks it whether
+ * a session expired, 404, or Streamable HTTP was refused); a {@link SwitchboardError} keeps it in
+ * `details.status` instead.
+ */
+export function httpStatusOf(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const inData = statusInData((error as { data?: unknown }).data);
+  if (inData !== undefined) return inData;
+  const status = (error as { status?: unknown }).status;
+  return typeof status === 'number' ? status : undefined;
 }
 
 /** The JSON-RPC error an HTTP error response carried in its body, if any. */

@@ -20,11 +20,12 @@
  */
 
 import type { JsonSchema } from '../connection/mcp-types.js';
+import { ANNOTATION_KEYWORDS, UNCONSTRAINED, isRecord, isUnconstrained, joinDescriptions, mapValues, sameJson, withoutMarkers } from './schema-nodes.js';
+import { STRICT_MAX_NESTING, restore, toStrict } from './strict-schema.js';
 
 /** How many times a recursive `$ref` is expanded before it is cut to an unconstrained value. @default 2 */
 export const DEFAULT_MAX_RECURSION = 2;
-/** Deepest object nesting OpenAI strict mode accepts. */
-export const STRICT_MAX_NESTING = 10;
+export { STRICT_MAX_NESTING };
 
 /** Options of {@link toProviderSchema}. */
 export interface ProviderSchemaOptions {
@@ -54,14 +55,6 @@ const SCHEMA_KEYWORDS = ['items', 'additionalProperties', 'not', 'if', 'then', '
 const SCHEMA_LIST_KEYWORDS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'];
 const SCHEMA_MAP_KEYWORDS = ['properties', 'patternProperties', 'dependentSchemas'];
 const DROPPED_KEYWORDS = new Set(['$schema', '$id', '$defs', 'definitions', '$comment', '$anchor', '$dynamicAnchor', '$vocabulary']);
-// What OpenAI strict mode supports (platform docs, "Supported schemas"); anything else is dropped and
-// mentioned in the description so the model still knows about it.
-const STRICT_KEYWORDS = new Set([
-  'type', 'properties', 'required', 'additionalProperties', 'items', 'enum', 'const', 'anyOf', 'description',
-  'pattern', 'format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minItems', 'maxItems',
-]);
-const ANNOTATION_KEYWORDS = new Set(['title', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly', '$comment']);
-
 const cache = new WeakMap<JsonSchema, Map<string, ProviderSchema>>();
 
 /**
@@ -164,20 +157,6 @@ class RefInliner {
       this.#stack.pop();
     }
   }
-}
-
-// Marks a node whose content was cut (recursion, unresolved ref): strict mode cannot describe it. A
-// symbol survives object spreads and never reaches JSON; `withoutMarkers` removes it from the result.
-const UNCONSTRAINED = Symbol('unconstrained');
-
-function isUnconstrained(node: object): boolean {
-  return (node as Record<symbol, unknown>)[UNCONSTRAINED] === true;
-}
-
-function withoutMarkers(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(withoutMarkers);
-  if (!isRecord(node)) return node;
-  return mapValues(node, withoutMarkers);
 }
 
 function resolvePointer(root: unknown, pointer: string): unknown {
@@ -327,128 +306,3 @@ function mergeUnion(base: Record<string, unknown>, branches: Record<string, unkn
   return out as Record<string, unknown>;
 }
 
-// ---------------------------------------------------------------------------------------------
-// strict mode
-
-/** Where nulls were introduced for optional properties, to remove them again. */
-interface RestoreShape {
-  optional: Set<string>;
-  properties: Map<string, RestoreShape>;
-  items?: RestoreShape;
-}
-
-function toStrict(node: unknown, path: string, depth: number, insideUnion: boolean, blockers: string[]): { schema: unknown; shape?: RestoreShape } {
-  if (!isRecord(node)) {
-    if (node === true || node === undefined) blockers.push(`${path || '(root)'}: accepts any value`);
-    return { schema: node };
-  }
-  const at = path || '(root)';
-  if (isUnconstrained(node)) blockers.push(`${at}: recursive or unresolved reference`);
-  const out: Record<string, unknown> = {};
-  const dropped: string[] = [];
-  for (const [key, value] of Object.entries(node)) {
-    if (STRICT_KEYWORDS.has(key)) out[key] = value;
-    else if (!ANNOTATION_KEYWORDS.has(key)) dropped.push(`${key} ${JSON.stringify(value)}`);
-  }
-  for (const keyword of ['not', 'if', 'allOf', 'patternProperties', 'dependentSchemas', 'prefixItems', 'unevaluatedProperties']) {
-    if (node[keyword] !== undefined) blockers.push(`${at}: uses ${keyword}`);
-  }
-  if (dropped.length > 0) out.description = joinDescriptions(out.description, `(also: ${dropped.join(', ')})`);
-  const isObject = out.type === 'object' || (Array.isArray(out.type) && out.type.includes('object')) || isRecord(out.properties);
-  let shape: RestoreShape | undefined;
-  if (Array.isArray(out.anyOf)) {
-    out.anyOf = out.anyOf.map((branch, index) => toStrict(branch, `${path}.anyOf[${index}]`, depth, true, blockers).schema);
-  } else if (out.type === undefined && out.enum === undefined && out.const === undefined) {
-    blockers.push(`${at}: has no type`);
-  }
-  if (isObject) {
-    if (depth >= STRICT_MAX_NESTING) blockers.push(`${at}: nested deeper than ${STRICT_MAX_NESTING} objects`);
-    if (out.additionalProperties !== undefined && out.additionalProperties !== false) blockers.push(`${at}: is an open object (additionalProperties)`);
-    const properties = isRecord(out.properties) ? out.properties : {};
-    if (!isRecord(out.properties) && out.additionalProperties !== false && path !== '') blockers.push(`${at}: object without declared properties`);
-    const required = new Set(Array.isArray(out.required) ? out.required.filter((name): name is string => typeof name === 'string') : []);
-    const strictProperties: Record<string, unknown> = {};
-    shape = { optional: new Set(), properties: new Map() };
-    for (const [name, schema] of Object.entries(properties)) {
-      const child = toStrict(schema, `${path}.${name}`, depth + 1, insideUnion, blockers);
-      if (child.shape !== undefined) shape.properties.set(name, child.shape);
-      if (required.has(name)) {
-        strictProperties[name] = child.schema;
-        continue;
-      }
-      if (insideUnion) blockers.push(`${path}.${name}: optional property inside a union`);
-      const nullable = withNull(child.schema);
-      if (nullable === undefined) blockers.push(`${path}.${name}: optional and cannot be made nullable`);
-      else if (!acceptsNull(schema)) shape.optional.add(name);
-      strictProperties[name] = nullable ?? child.schema;
-    }
-    if (out.type === undefined) out.type = 'object';
-    out.properties = strictProperties;
-    out.required = Object.keys(strictProperties);
-    out.additionalProperties = false;
-  }
-  if (out.items !== undefined) {
-    if (Array.isArray(out.items)) blockers.push(`${at}: tuple items`);
-    else {
-      const items = toStrict(out.items, `${path}[]`, depth + 1, insideUnion, blockers);
-      out.items = items.schema;
-      if (items.shape !== undefined) shape = { ...(shape ?? { optional: new Set(), properties: new Map() }), items: items.shape };
-    }
-  }
-  return { schema: out, ...(shape === undefined ? {} : { shape }) };
-}
-
-function withNull(schema: unknown): unknown {
-  if (!isRecord(schema)) return undefined;
-  if (acceptsNull(schema)) return schema;
-  if (typeof schema.type === 'string') {
-    const out: Record<string, unknown> = { ...schema, type: [schema.type, 'null'] };
-    if (Array.isArray(schema.enum)) out.enum = [...schema.enum, null];
-    return out;
-  }
-  if (Array.isArray(schema.type)) return { ...schema, type: [...schema.type, 'null'], ...(Array.isArray(schema.enum) ? { enum: [...schema.enum, null] } : {}) };
-  if (Array.isArray(schema.anyOf)) return { ...schema, anyOf: [...schema.anyOf, { type: 'null' }] };
-  if (schema.const !== undefined || Array.isArray(schema.enum)) {
-    const { description, ...rest } = schema;
-    return { anyOf: [rest, { type: 'null' }], ...(description === undefined ? {} : { description }) };
-  }
-  return undefined;
-}
-
-function acceptsNull(schema: unknown): boolean {
-  if (!isRecord(schema)) return false;
-  if (schema.type === 'null' || (Array.isArray(schema.type) && schema.type.includes('null'))) return true;
-  return Array.isArray(schema.anyOf) && schema.anyOf.some((branch) => isRecord(branch) && branch.type === 'null');
-}
-
-function restore(value: unknown, shape: RestoreShape): unknown {
-  if (Array.isArray(value)) return shape.items === undefined ? value : value.map((item) => restore(item, shape.items as RestoreShape));
-  if (!isRecord(value)) return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, child] of Object.entries(value)) {
-    if (child === null && shape.optional.has(key)) continue;
-    const childShape = shape.properties.get(key);
-    out[key] = childShape === undefined ? child : restore(child, childShape);
-  }
-  return out;
-}
-
-// ---------------------------------------------------------------------------------------------
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function mapValues(record: Record<string, unknown>, map: (value: unknown) => unknown): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(record)) out[key] = map(value);
-  return out;
-}
-
-function joinDescriptions(...parts: unknown[]): string {
-  return parts.filter((part): part is string => typeof part === 'string' && part !== '').join(' ');
-}
-
-function sameJson(left: unknown, right: unknown): boolean {
-  return JSON.stringify(left) === JSON.stringify(right);
-}

@@ -8,24 +8,12 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
 import type { HttpServerSpec } from '../config/server-spec.js';
 import type { Logger } from '../logger.js';
-import type { AuthorizationUrlHandler } from './authorization-callback.js';
 import { OAuthAuthorizer } from './oauth-authorizer.js';
-import { MemoryOAuthTokenStore, oauthStoreKey, type OAuthTokenStore } from './oauth-token-store.js';
+import type { OAuthClientOptions } from './oauth-client-options.js';
+import { MemoryOAuthTokenStore, oauthStoreKey } from './oauth-token-store.js';
 import { SwitchboardOAuthProvider } from './switchboard-oauth-provider.js';
 
-/** OAuth options of a connection (`ServerConnectionOptions.oauth`, `MultiServerClientOptions.oauth`). */
-export interface OAuthClientOptions {
-  /** Where tokens and registrations are kept. @default a memory store per connection */
-  store?: OAuthTokenStore;
-  /** Completes an authorization-code login (browser, or a program). Without it, only stored or machine credentials work. */
-  onAuthorizationUrl?: AuthorizationUrlHandler;
-  /** The redirect URI of logins. @default `http://127.0.0.1:<oauth.redirectPort>/callback`, else `http://127.0.0.1/callback` */
-  redirectUrl?: string;
-  /** @default 3 */
-  maxAuthorizationsPerRequest?: number;
-  /** The command that logs a person in to `server`, for error hints. @default `switchboard login <server>` */
-  loginCommand?: (server: string) => string;
-}
+export type { OAuthClientOptions };
 
 /** The authorizer for `spec`, or undefined when the connection does not use OAuth. */
 export function createOAuthAuthorizer(

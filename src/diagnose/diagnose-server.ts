@@ -237,7 +237,7 @@ async function openHttp(spec: HttpServerSpec, steps: DoctorStep[], logger: Logge
         continue;
       }
       const prefix = notes.length > 0 ? `${notes.join('; ')}; legacy SSE: ` : '';
-      push(steps, 'connect', started, false, `${prefix}${mapped.message.replace(`server "${spec.name}": `, '')}`, mapped.hint ?? httpHint(status));
+      push(steps, 'connect', started, false, `${prefix}${mapped.reason}`, mapped.hint ?? httpHint(status));
       return undefined;
     }
   }

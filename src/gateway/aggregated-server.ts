@@ -11,14 +11,13 @@
  * serving entries build them from a factory).
  */
 
-import { ProtocolError, ProtocolErrorCode, Server, UriTemplate, inputRequired } from '@modelcontextprotocol/server';
-import type { CallToolResult, InputRequiredResult, ServerContext } from '@modelcontextprotocol/server';
+import { type CallToolResult, inputRequired, type InputRequiredResult, ProtocolError, ProtocolErrorCode, Server, type ServerContext, UriTemplate } from '@modelcontextprotocol/server';
 import type { CatalogTool } from '../client/multi-server-client.js';
 import type { ProgressUpdate } from '../connection/lean-requester.js';
 import { ErrorCode, SwitchboardError, isSwitchboardError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { RegistryUser } from '../registry/registry-types.js';
-import type { UserClient } from '../registry/user-client.js';
+import type { RegistryUser } from '../registry/index.js';
+import type { UserClient } from '../pool/index.js';
 import { VERSION } from '../version.js';
 import { Conversation, type CallConversations } from './call-conversations.js';
 import type { CallDownstream, CallTracker } from './call-tracker.js';

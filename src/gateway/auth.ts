@@ -7,8 +7,7 @@
  */
 
 import { ErrorCode, SwitchboardError } from '../errors.js';
-import type { RegistryUser } from '../registry/registry-types.js';
-import type { ServerRegistry } from '../registry/server-registry.js';
+import type { RegistryUser, ServerRegistry } from '../registry/index.js';
 import type { TokenCache } from './token-cache.js';
 
 /** The bearer token of a request, or undefined. `?token=` counts only when `allowQuery` is set (for `EventSource`, which cannot set headers). */

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { ServerRegistry } from '../registry/server-registry.js';
+import { ServerRegistry } from '../registry/index.js';
 import { bootstrapAdmin } from './bootstrap-admin.js';
 
 let dir: string;

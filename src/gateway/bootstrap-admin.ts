@@ -9,8 +9,7 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ErrorCode, SwitchboardError } from '../errors.js';
-import type { RegistryUser } from '../registry/registry-types.js';
-import type { ServerRegistry } from '../registry/server-registry.js';
+import type { RegistryUser, ServerRegistry } from '../registry/index.js';
 
 /** The environment variable that sets the admin token. */
 export const TOKEN_ENV = 'SWITCHBOARD_TOKEN';

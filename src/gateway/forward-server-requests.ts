@@ -9,17 +9,16 @@
  */
 
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import type { ServerSpec } from '../config/server-spec.js';
-import type { ServerConnectionOptions } from '../connection/server-connection.js';
 import type { Logger } from '../logger.js';
-import type { RegistryUser } from '../registry/registry-types.js';
+import type { ConnectionOptionsFor } from '../pool/index.js';
+import type { RegistryUser } from '../registry/index.js';
 import type { CallTracker, TrackedCall } from './call-tracker.js';
 
 type ForwardedMethod = 'elicitation/create' | 'sampling/createMessage';
 
 /** The connection options that route one user's upstream requests to their calls' clients. */
-export function forwardingOptionsFor(tracker: CallTracker, user: RegistryUser, logger: Logger): (spec: ServerSpec) => ServerConnectionOptions {
-  const options: ServerConnectionOptions = {
+export function forwardingOptionsFor(tracker: CallTracker, user: RegistryUser, logger: Logger): ConnectionOptionsFor {
+  const options: ReturnType<ConnectionOptionsFor> = {
     onElicitation: (params, { server, signal }) => forward(tracker, user, server, 'elicitation/create', params, signal, logger),
     onSampling: (params, { server, signal }) => forward(tracker, user, server, 'sampling/createMessage', params, signal, logger),
   };

@@ -5,7 +5,7 @@
 
 import type { Context, Hono } from 'hono';
 import { ErrorCode, SwitchboardError } from '../errors.js';
-import type { RegistryUser } from '../registry/registry-types.js';
+import type { RegistryUser } from '../registry/index.js';
 
 /** Per-request values: the request id (logs) and the authenticated user. */
 export interface GatewayEnv {

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { noopLogger } from '../logger.js';
-import type { RegistryUser } from '../registry/registry-types.js';
+import type { RegistryUser } from '../registry/index.js';
 import { GatewayMetrics, labelValue, onlyUser } from './gateway-metrics.js';
 import { LimitRefusals } from './limit-refusals.js';
 

@@ -10,9 +10,8 @@
 import type { Counter, Histogram, Registry } from 'prom-client';
 import type { MultiServerClient } from '../client/multi-server-client.js';
 import type { Logger } from '../logger.js';
-import type { AuditWriterStats } from '../registry/audit-writer.js';
-import type { RegistryUser } from '../registry/registry-types.js';
-import type { UserClient } from '../registry/user-client.js';
+import type { AuditWriterStats, RegistryUser } from '../registry/index.js';
+import type { UserClient } from '../pool/index.js';
 
 /** Live numbers the gateway gauges read at scrape time. */
 export interface GatewayGaugeSources {

@@ -10,11 +10,10 @@ import type { NamingStrategy, ServerSpec } from '../config/server-spec.js';
 import { ErrorCode, SwitchboardError } from '../errors.js';
 import { redactingLogger } from '../util/redacting-logger.js';
 import { noopLogger, type Logger } from '../logger.js';
-import { ClientPool, type ClientLease, type ClientPoolOptions } from '../registry/client-pool.js';
+import { ClientPool, type ClientLease, type ClientPoolTuning } from '../pool/index.js';
 import { OAuthLogins } from './oauth-logins.js';
-import type { RegistryChange, RegistryUser } from '../registry/registry-types.js';
-import type { ServerRegistry } from '../registry/server-registry.js';
-import { authenticate, bearerTokenOf } from './auth.js';
+import type { RegistryChange, RegistryUser, ServerRegistry } from '../registry/index.js';
+import { authenticate } from './auth.js';
 import { CallTracker } from './call-tracker.js';
 import { forwardingOptionsFor } from './forward-server-requests.js';
 import {
@@ -64,7 +63,7 @@ export interface GatewayOptions {
   /** `/api/events` streams in total. @default DEFAULT_MAX_EVENT_STREAMS */
   maxEventStreams?: number;
   /** Pool tuning (idle TTL, cap, call queue timeout, audit, client options). */
-  pool?: Omit<ClientPoolOptions, 'sharedConfig' | 'connectionOptionsFor' | 'logger'>;
+  pool?: ClientPoolTuning;
   /** How long a verified token is trusted before the registry is asked again; 0 asks every time. @default TOKEN_CACHE_TTL_MS */
   tokenCacheTtlMs?: number;
 }
@@ -234,35 +233,55 @@ export class Gateway {
   }
 }
 
-/** The caps on sessions and streams (checked before anything else is built); each refusal is counted. */
-function slotsOf(options: GatewayOptions, refusals: LimitRefusals): { sessionSlots: UserSlots; listenSlots: UserSlots; eventStreams: UserSlots } {
-  const onRefused = (limit: string): void => refusals.count(limit);
-  const sessionSlots = new UserSlots({
-    perUser: options.maxSessionsPerUser ?? DEFAULT_MAX_SESSIONS_PER_USER,
-    total: options.maxSessions ?? DEFAULT_MAX_SESSIONS,
-    noun: 'sessions',
+/** A cap on sessions or streams: its two options, their defaults, and what a refusal tells the client. */
+interface SlotLimit {
+  perUserOption: 'maxSessionsPerUser' | 'maxListenStreamsPerUser' | 'maxEventStreamsPerUser';
+  totalOption: 'maxSessions' | 'maxListenStreams' | 'maxEventStreams';
+  perUserDefault: number;
+  totalDefault: number;
+  noun: string;
+  hint: string;
+}
+
+const SLOT_LIMITS = {
+  sessionSlots: {
     perUserOption: 'maxSessionsPerUser',
     totalOption: 'maxSessions',
+    perUserDefault: DEFAULT_MAX_SESSIONS_PER_USER,
+    totalDefault: DEFAULT_MAX_SESSIONS,
+    noun: 'sessions',
     hint: 'end sessions you no longer use (HTTP DELETE /mcp with their Mcp-Session-Id, or close the client), or wait for idle ones to expire',
-    onRefused,
-  });
-  const listenSlots = new UserSlots({
-    perUser: options.maxListenStreamsPerUser ?? DEFAULT_MAX_LISTEN_STREAMS_PER_USER,
-    total: options.maxListenStreams ?? DEFAULT_MAX_LISTEN_STREAMS,
-    noun: 'subscriptions/listen streams',
+  },
+  listenSlots: {
     perUserOption: 'maxListenStreamsPerUser',
     totalOption: 'maxListenStreams',
+    perUserDefault: DEFAULT_MAX_LISTEN_STREAMS_PER_USER,
+    totalDefault: DEFAULT_MAX_LISTEN_STREAMS,
+    noun: 'subscriptions/listen streams',
     hint: 'close listen streams you no longer use (end the subscriptions/listen request, or close the client)',
-    onRefused,
-  });
-  const eventStreams = new UserSlots({
-    perUser: options.maxEventStreamsPerUser ?? DEFAULT_MAX_EVENT_STREAMS_PER_USER,
-    total: options.maxEventStreams ?? DEFAULT_MAX_EVENT_STREAMS,
-    noun: 'event streams',
+  },
+  eventStreams: {
     perUserOption: 'maxEventStreamsPerUser',
     totalOption: 'maxEventStreams',
+    perUserDefault: DEFAULT_MAX_EVENT_STREAMS_PER_USER,
+    totalDefault: DEFAULT_MAX_EVENT_STREAMS,
+    noun: 'event streams',
     hint: 'close a dashboard tab or another /api/events stream you no longer watch',
-    onRefused,
-  });
-  return { sessionSlots, listenSlots, eventStreams };
+  },
+} as const satisfies Record<string, SlotLimit>;
+
+/** The caps on sessions and streams (checked before anything else is built); each refusal is counted. */
+function slotsOf(options: GatewayOptions, refusals: LimitRefusals): Record<keyof typeof SLOT_LIMITS, UserSlots> {
+  const onRefused = (limit: string): void => refusals.count(limit);
+  const slots = (limit: SlotLimit): UserSlots =>
+    new UserSlots({
+      perUser: options[limit.perUserOption] ?? limit.perUserDefault,
+      total: options[limit.totalOption] ?? limit.totalDefault,
+      noun: limit.noun,
+      perUserOption: limit.perUserOption,
+      totalOption: limit.totalOption,
+      hint: limit.hint,
+      onRefused,
+    });
+  return { sessionSlots: slots(SLOT_LIMITS.sessionSlots), listenSlots: slots(SLOT_LIMITS.listenSlots), eventStreams: slots(SLOT_LIMITS.eventStreams) };
 }

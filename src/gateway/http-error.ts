@@ -5,19 +5,10 @@
  * on `/mcp`. Unknown errors become 500 with a generic message (their text may hold anything).
  */
 
-import { ConfigError, ErrorCode, SwitchboardError, isSwitchboardError, type ConfigIssue } from '../errors.js';
+import type { ApiErrorBody } from '../contract/api-contract.js';
+import { ConfigError, ErrorCode, SwitchboardError, isSwitchboardError } from '../errors.js';
 
-/** The `error` object of an `/api` answer. */
-export interface ApiErrorBody {
-  code: string;
-  message: string;
-  server?: string;
-  hint?: string;
-  /** Config problems (400), one per field. */
-  issues?: ConfigIssue[];
-  /** Policy rules that refused the operation (403, `POLICY_VIOLATION`). */
-  rules?: string[];
-}
+export type { ApiErrorBody };
 
 /** HTTP status of an error code. */
 export function statusOf(code: string): number {

@@ -30,6 +30,28 @@ export type { HostCheck, HostCheckOptions } from './host-check.js';
 export { statusOf, toApiError } from './http-error.js';
 export type { ApiErrorBody } from './http-error.js';
 export type { ServerView, ServerViewStats } from './server-view.js';
+// The HTTP API's request and response shapes (the dashboard's contract).
+export type {
+  AddServerRequest,
+  ApiErrorResponse,
+  ApiIssue,
+  ApiUser,
+  CallAnswer,
+  CallProgress,
+  CallRequest,
+  LoginResponse,
+  MeResponse,
+  ServerChange,
+  ServerKind,
+  ServerResponse,
+  ServersResponse,
+  StatsResponse,
+  TemplateParameterView,
+  TemplateView,
+  TemplatesResponse,
+  ToolView,
+  ToolsResponse,
+} from '../contract/api-contract.js';
 export type { HttpServerLimits } from './http-server-limits.js';
 export {
   DEFAULT_HEADERS_TIMEOUT_MS,

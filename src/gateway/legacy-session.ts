@@ -8,7 +8,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport, type Server } from '@modelcontextprotocol/server';
-import type { ClientLease } from '../registry/client-pool.js';
+import type { ClientLease } from '../pool/index.js';
 import { createAggregatedServer } from './aggregated-server.js';
 import { newDownstreamSession, type DownstreamSession } from './downstream-session.js';
 import { isStreaming, type ExchangeEndHook } from './on-response-end.js';

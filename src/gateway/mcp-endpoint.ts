@@ -15,9 +15,8 @@
 import { isLegacyRequest } from '@modelcontextprotocol/server';
 import { ErrorCode, SwitchboardError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { ClientLease, EvictionReason } from '../registry/client-pool.js';
-import type { RegistryUser } from '../registry/registry-types.js';
-import type { UserClient } from '../registry/user-client.js';
+import type { ClientLease, EvictionReason, UserClient } from '../pool/index.js';
+import type { RegistryUser } from '../registry/index.js';
 import type { CallTracker } from './call-tracker.js';
 import { mcpErrorResponse } from './http-error.js';
 import { LegacySession } from './legacy-session.js';

@@ -10,7 +10,7 @@
  */
 
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { LOGIN_TIMEOUT_MS, runLogin, type LoginRun, type LoginTokens } from '../auth/run-login.js';
+import { LOGIN_TIMEOUT_MS, runLogin, type LoginRun, type LoginTokens } from '../login/run-login.js';
 import { ErrorCode, SwitchboardError, isSwitchboardError } from '../errors.js';
 
 /** Logins one user may have waiting at once. */

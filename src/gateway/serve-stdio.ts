@@ -12,8 +12,7 @@ import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server
 import type { Transport } from '@modelcontextprotocol/server';
 import { ErrorCode, SwitchboardError } from '../errors.js';
 import { noopLogger } from '../logger.js';
-import type { RegistryUser } from '../registry/registry-types.js';
-import { ServerRegistry } from '../registry/server-registry.js';
+import { type RegistryUser, ServerRegistry } from '../registry/index.js';
 import { createAggregatedServer } from './aggregated-server.js';
 import { bootstrapAdmin, type AdminBootstrapOptions } from './bootstrap-admin.js';
 import { newDownstreamSession } from './downstream-session.js';

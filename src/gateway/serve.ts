@@ -20,7 +20,7 @@ import { createAdaptorServer } from '@hono/node-server';
 import { ErrorCode, SwitchboardError } from '../errors.js';
 import { redactingLogger } from '../util/redacting-logger.js';
 import { noopLogger } from '../logger.js';
-import { ServerRegistry } from '../registry/server-registry.js';
+import { ServerRegistry } from '../registry/index.js';
 import { createGatewayApp } from './app.js';
 import { bootstrapAdmin, type AdminBootstrap, type AdminBootstrapOptions } from './bootstrap-admin.js';
 import { Gateway, type GatewayOptions } from './gateway.js';

@@ -1,6 +1,6 @@
 /**
  * @module gateway/server-view
- * A server as `/api/servers` shows it (the dashboard's contract): where it comes from (the user's
+ * A server as `/api/servers` shows it ({@link ServerView}, defined in the API contract): where it comes from (the user's
  * own, shared in the registry, or shared from the config file), whether this user may edit it, its
  * entry with secrets masked (shared servers show tenants no entry at all), and its live state and
  * numbers from the user's client.
@@ -8,42 +8,11 @@
 
 import type { ServerStatus } from '../client/multi-server-client.js';
 import type { ServerSpec } from '../config/server-spec.js';
-import type { ClientStats, ServerStats, TimelinePoint } from '../metrics/stats-collector.js';
-import { maskUrl, maskValues } from '../registry/mask-secret.js';
-import type { RegisteredServer, RegistryUser } from '../registry/registry-types.js';
+import type { ServerView, ServerViewStats } from '../contract/api-contract.js';
+import type { ClientStats, ServerStats } from '../metrics/stats-collector.js';
 
-/** A server of one user, as the API shows it. */
-export interface ServerView {
-  name: string;
-  /** Defined by an administrator (in the registry or the config file), offered to every user. */
-  shared: boolean;
-  /** True when this user may change or remove it through the API. */
-  editable: boolean;
-  enabled: boolean;
-  kind: 'url' | 'stdio' | 'template';
-  /** The config-file entry, secrets masked (`••••abcd`); empty for a shared server shown to a tenant. */
-  entry: Record<string, unknown>;
-  description?: string;
-  state: ServerStatus['state'];
-  transport?: ServerStatus['transport'];
-  protocolVersion?: string;
-  readyAt?: number;
-  restarts: number;
-  toolCount: number;
-  error?: { code: string; message: string; hint?: string; stderr?: string };
-  stats: ServerViewStats;
-}
-
-/** The numbers of a {@link ServerView}. */
-export interface ServerViewStats {
-  /** Every call, refused ones included. */
-  calls: number;
-  /** Calls refused before anything was sent, by error code. */
-  refused: Record<string, number>;
-  errorRate: number;
-  latency: { p50: number; p95: number; p99: number };
-  timeline: TimelinePoint[];
-}
+export type { ServerView, ServerViewStats };
+import { maskUrl, maskValues, type RegisteredServer, type RegistryUser } from '../registry/index.js';
 
 /** What a view is built from. */
 export interface ServerViewSources {

@@ -1,33 +1,13 @@
 /**
  * @module gateway/template-view
- * How `GET /api/templates` shows a server template (the dashboard reads the same types). Tenants
+ * How `GET /api/templates` shows a server template (the types are the API contract's). Tenants
  * see what they need to fill one in: name, description, typed parameters. The command line is for
  * administrators only; fixed environment values (possibly secrets) are shown to nobody.
  */
 
-/** One parameter of a template, as the dashboard renders a field for it. */
-export interface TemplateParameterView {
-  name: string;
-  type: 'string' | 'number' | 'integer' | 'boolean' | 'enum';
-  required: boolean;
-  description?: string;
-  default?: string | number | boolean;
-  values?: string[];
-  pattern?: string;
-  minimum?: number;
-  maximum?: number;
-  secret?: boolean;
-}
+import type { TemplateParameterView, TemplateView } from '../contract/api-contract.js';
 
-/** A template as `GET /api/templates` lists it. */
-export interface TemplateView {
-  name: string;
-  description?: string;
-  parameters: TemplateParameterView[];
-  /** Administrators only. */
-  command?: string;
-  args?: string[];
-}
+export type { TemplateParameterView, TemplateView };
 
 /** The stored template fields the view is made from. */
 export interface TemplateSource {

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import type { RegistryUser } from '../registry/registry-types.js';
+import type { RegistryUser } from '../registry/index.js';
 import { TokenCache } from './token-cache.js';
 
 const alice: RegistryUser = { id: 'u1', name: 'alice', isAdmin: false, createdAt: '', updatedAt: '' };

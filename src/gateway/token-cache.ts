@@ -9,7 +9,7 @@
  */
 
 import { createHash } from 'node:crypto';
-import type { RegistryUser } from '../registry/registry-types.js';
+import type { RegistryUser } from '../registry/index.js';
 
 /** How long a verified token is trusted without asking the registry again. @default 5000 */
 export const TOKEN_CACHE_TTL_MS = 5_000;

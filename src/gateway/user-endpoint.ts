@@ -15,8 +15,8 @@ import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/ser
 import type { MultiServerClientEvents } from '../client/multi-server-client.js';
 import { ErrorCode, SwitchboardError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { RegistryUser } from '../registry/registry-types.js';
-import type { UserClient, UserClientEvents } from '../registry/user-client.js';
+import type { RegistryUser } from '../registry/index.js';
+import type { UserClient, UserClientEvents } from '../pool/index.js';
 import { createAggregatedServer, type AggregatedServerHost } from './aggregated-server.js';
 import { CallConversations } from './call-conversations.js';
 import type { CallTracker } from './call-tracker.js';

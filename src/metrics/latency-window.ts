@@ -4,18 +4,12 @@
  * and allocation-free; percentiles sort a copy on demand (when stats are read, not per call).
  */
 
+import type { LatencySummary } from './stats-types.js';
+
+export type { LatencySummary };
+
 /** Samples kept. @default 2048 */
 export const DEFAULT_WINDOW_SIZE = 2048;
-
-/** Percentiles of a window, in milliseconds. */
-export interface LatencySummary {
-  count: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  max: number;
-  mean: number;
-}
 
 /** A ring buffer of latency samples. */
 export class LatencyWindow {

@@ -32,15 +32,17 @@ export type { TenantView } from './tenant-view.js';
 export type { ServerTemplateInput, TemplateParameter } from './server-template.js';
 export { DEFAULT_TENANT_POLICY } from './tenant-policy.js';
 export type { PolicyRule, PolicyViolation, TenantPolicy } from './tenant-policy.js';
+export { SECRET_MASK, maskSecret, maskUrl, maskValues } from './mask-secret.js';
+export { userLoginTarget } from './user-login-target.js';
+export type { UserLoginTarget } from './user-login-target.js';
 export { ADDRESS_CATEGORIES, classifyAddress } from './ip-address.js';
 export type { AddressCategory, AddressClass } from './ip-address.js';
 export { createPinnedFetch } from './pinned-fetch.js';
 export type { PinnedFetch, PinnedFetchOptions } from './pinned-fetch.js';
 export type { HostResolver } from './resolve-host.js';
-export { ClientPool, DEFAULT_IDLE_TTL_MS, DEFAULT_MAX_CLIENTS } from './client-pool.js';
-export type { ClientLease, ClientPoolEvents, ClientPoolOptions, EvictionReason, SharedConfig } from './client-pool.js';
-export { UserClient } from './user-client.js';
-export type { UserClientEvents } from './user-client.js';
+// The per-user pool lives in src/pool/ (it runs clients; the registry stores); its public names stay here.
+export { ClientPool, DEFAULT_IDLE_TTL_MS, DEFAULT_MAX_CLIENTS, UserClient } from '../pool/index.js';
+export type { ClientLease, ClientPoolEvents, ClientPoolOptions, ClientPoolTuning, EvictionReason, SharedConfig, UserClientEvents } from '../pool/index.js';
 export {
   AuditWriter,
   DEFAULT_AUDIT_BATCH_SIZE,

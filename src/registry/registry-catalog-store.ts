@@ -12,6 +12,7 @@ import type { Kysely } from 'kysely';
 import { stableJson, type CatalogStore, type KnownToolNames } from '../client/catalog/catalog-store.js';
 import type { ServerSpec } from '../config/server-spec.js';
 import type { Logger } from '../logger.js';
+import { SerialByKey } from '../util/serial-by-key.js';
 import type { RegistryDatabase } from './database-schema.js';
 import { timestamp } from './registry-context.js';
 import type { SecretBox } from './secret-box.js';
@@ -28,7 +29,7 @@ export class RegistryCatalogStore implements CatalogStore {
   /** What each row holds (as written or read), to skip writes that change nothing. */
   readonly #stored = new Map<string, string>();
   /** One write at a time per row. */
-  readonly #writing = new Map<string, Promise<void>>();
+  readonly #writing = new SerialByKey();
 
   constructor(context: { db: Kysely<RegistryDatabase>; box: SecretBox; logger: Logger }) {
     this.#db = context.db;
@@ -68,15 +69,11 @@ export class RegistryCatalogStore implements CatalogStore {
 
   save(spec: ServerSpec, tools: readonly string[]): Promise<void> {
     const key = this.keyOf(spec);
-    const previous = this.#writing.get(key) ?? Promise.resolve();
-    const next = previous.then(() => this.#write(key, spec.name, tools));
-    this.#writing.set(key, next);
-    void next.finally(() => this.#writing.get(key) === next && this.#writing.delete(key));
-    return next;
+    return this.#writing.run(key, () => this.#write(key, spec.name, tools));
   }
 
   async flush(): Promise<void> {
-    await Promise.all(this.#writing.values());
+    await this.#writing.flush();
   }
 
   async #write(key: string, server: string, tools: readonly string[]): Promise<void> {

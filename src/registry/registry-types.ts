@@ -4,6 +4,7 @@
  * masked (see {@link maskSecret}), token hashes never leave the store.
  */
 
+import type { SwitchboardConfig } from '../config/server-spec.js';
 import type { TenantPolicy } from './tenant-policy.js';
 
 /** A user: a person or program that owns servers. */
@@ -104,4 +105,27 @@ export interface RegistryChange {
   name?: string;
   /** True when another process made the change. */
   remote: boolean;
+}
+
+/** Options of `ServerStore.add`. */
+export interface AddServerOptions {
+  /** @default the entry's `enabled`, else true */
+  enabled?: boolean;
+}
+
+/** Who looks at a listing: the operator sees shared entries (masked); a tenant sees only their names. */
+export type ServerViewer = 'operator' | 'owner';
+
+/** The servers one user's client runs, ready for `MultiServerClient.connect`. */
+export interface UserServerConfig {
+  user: RegistryUser;
+  config: SwitchboardConfig;
+  /** Servers a tenant registered: their HTTP connections go through the address-pinning fetch. */
+  tenantServers: ReadonlySet<string>;
+  /** The tenant's servers that instantiate a template (its command line and env are the admin's). */
+  templateServers?: ReadonlySet<string>;
+  /** The tenant policy of this user; undefined for an admin. */
+  policy: TenantPolicy | undefined;
+  /** Entries skipped (invalid, or no longer allowed), one line each. */
+  warnings: string[];
 }

@@ -15,7 +15,7 @@ import type { AuthorizationUrlHandler } from '../../auth/authorization-callback.
 import { startLoopbackRedirectServer } from '../../auth/loopback-redirect-server.js';
 import { oauthStoreKey } from '../../auth/oauth-token-store.js';
 import { openBrowser } from '../../auth/open-browser.js';
-import { runLogin } from '../../auth/run-login.js';
+import { runLogin } from '../../login/run-login.js';
 import type { HttpServerSpec } from '../../config/server-spec.js';
 import type { FetchLike } from '@modelcontextprotocol/client';
 import type { Logger } from '../../logger.js';

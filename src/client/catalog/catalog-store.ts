@@ -12,6 +12,7 @@ import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promise
 import { join } from 'node:path';
 import type { ServerSpec } from '../../config/server-spec.js';
 import type { Logger } from '../../logger.js';
+import { SerialByKey } from '../../util/serial-by-key.js';
 import { sanitizeName } from './name-catalog.js';
 
 const FORMAT_VERSION = 1;
@@ -45,7 +46,7 @@ export class FileCatalogStore implements CatalogStore {
   /** What each file holds (as written or read), to skip writes that change nothing. */
   readonly #written = new Map<string, string>();
   /** One write at a time per file. */
-  readonly #writing = new Map<string, Promise<void>>();
+  readonly #writing = new SerialByKey();
 
   constructor(dir: string, logger: Logger) {
     this.dir = dir;
@@ -90,16 +91,12 @@ export class FileCatalogStore implements CatalogStore {
   /** Records a server's tool names (in the background; failures are logged at debug). */
   save(spec: ServerSpec, tools: readonly string[]): Promise<void> {
     const file = fileOf(spec);
-    const previous = this.#writing.get(file) ?? Promise.resolve();
-    const next = previous.then(() => this.#write(file, spec.name, tools));
-    this.#writing.set(file, next);
-    void next.finally(() => this.#writing.get(file) === next && this.#writing.delete(file));
-    return next;
+    return this.#writing.run(file, () => this.#write(file, spec.name, tools));
   }
 
   /** Resolves once every write started so far is on disk (or failed). */
   async flush(): Promise<void> {
-    await Promise.all(this.#writing.values());
+    await this.#writing.flush();
   }
 
   async #write(file: string, server: string, tools: readonly string[]): Promise<void> {

@@ -6,18 +6,14 @@
 import { createParser } from 'eventsource-parser';
 import { isRecord } from '../model/is-record.js';
 import { ApiError, parseErrorBody } from './api-error.js';
-import type { ApiUser, CallAnswer, ClientStats, ServerView, TemplateView, ToolView } from './api-types.js';
+import type { CallAnswer, CallProgress, LoginResponse, MeResponse, ServerChange, ServerResponse, ServersResponse, StatsResponse, TemplatesResponse, ToolsResponse } from '../../contract/api-contract.js';
+
+export type { CallProgress, ServerChange };
 
 /** Longest wait for an ordinary `/api` answer (tool calls have their own). @default 30000 */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** Longest wait for a tool call started from the dashboard. @default 300000 */
 export const TOOL_CALL_TIMEOUT_MS = 300_000;
-
-/** The body of `POST /api/servers` and `PATCH /api/servers/:name`. */
-export interface ServerChange {
-  entry?: Record<string, unknown>;
-  enabled?: boolean;
-}
 
 /** The gateway's `/api`, for one token. */
 export class ApiClient {
@@ -42,29 +38,29 @@ export class ApiClient {
     return url.href;
   }
 
-  me(): Promise<{ user: ApiUser }> {
+  me(): Promise<MeResponse> {
     return this.#request('GET', 'api/me');
   }
 
-  servers(): Promise<{ servers: ServerView[] }> {
+  servers(): Promise<ServersResponse> {
     return this.#request('GET', 'api/servers');
   }
 
-  addServer(name: string, entry: Record<string, unknown>, enabled = true): Promise<{ server: ServerView }> {
+  addServer(name: string, entry: Record<string, unknown>, enabled = true): Promise<ServerResponse> {
     return this.#request('POST', 'api/servers', { name, entry, enabled });
   }
 
-  updateServer(name: string, change: ServerChange): Promise<{ server: ServerView }> {
+  updateServer(name: string, change: ServerChange): Promise<ServerResponse> {
     return this.#request('PATCH', `api/servers/${encodeURIComponent(name)}`, change);
   }
 
   /** The templates an administrator defined (what a tenant may run as a local command). */
-  templates(): Promise<{ templates: TemplateView[] }> {
+  templates(): Promise<TemplatesResponse> {
     return this.#request('GET', 'api/templates');
   }
 
   /** Starts an OAuth login of the signed-in user to a remote server (open `authorizationUrl`). */
-  logIn(name: string): Promise<{ status: 'authorize'; authorizationUrl: string } | { status: 'done' }> {
+  logIn(name: string): Promise<LoginResponse> {
     return this.#request('POST', `api/servers/${encodeURIComponent(name)}/login`);
   }
 
@@ -72,7 +68,7 @@ export class ApiClient {
     return this.#request('DELETE', `api/servers/${encodeURIComponent(name)}`);
   }
 
-  tools(): Promise<{ tools: ToolView[]; version: number }> {
+  tools(): Promise<ToolsResponse> {
     return this.#request('GET', 'api/tools');
   }
 
@@ -89,7 +85,7 @@ export class ApiClient {
     return readCallStream(response.body, onProgress);
   }
 
-  stats(): Promise<ClientStats> {
+  stats(): Promise<StatsResponse> {
     return this.#request('GET', 'api/stats');
   }
 
@@ -130,13 +126,6 @@ export class ApiClient {
     // The gateway is ours and answers the documented shapes; the pages read them defensively anyway.
     return parsed as T;
   }
-}
-
-/** A `progress` event of a streamed call. */
-export interface CallProgress {
-  progress: number;
-  total?: number;
-  message?: string;
 }
 
 /** Reads a streamed call to its `result` or `error` event. */

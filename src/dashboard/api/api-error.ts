@@ -4,7 +4,7 @@
  */
 
 import { isRecord } from '../model/is-record.js';
-import type { ApiErrorBody, ApiIssue } from './api-types.js';
+import type { ApiErrorBody, ApiIssue } from '../../contract/api-contract.js';
 
 /** An error answer of the gateway, or a request that never got one (`status` 0). */
 export class ApiError extends Error {

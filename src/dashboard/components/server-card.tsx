@@ -4,7 +4,7 @@
  */
 
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { ServerView } from '../api/api-types.js';
+import type { ServerView } from '../../contract/api-contract.js';
 import { formatCount, formatDuration, formatPercent, formatUptime } from '../model/format.js';
 import { refusalSummary } from '../model/refusal-summary.js';
 import { hrefOf } from '../state/use-route.js';

@@ -6,7 +6,7 @@
 
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api/api-error.js';
-import type { ServerView, TemplateView } from '../api/api-types.js';
+import type { ServerView, TemplateView } from '../../contract/api-contract.js';
 import { draftFromEntry, emptyDraft, entryFromDraft, type DraftIssue, type DraftKind, type EntryDraft } from '../model/entry-draft.js';
 import { useSession } from '../state/session.js';
 import { Problem } from './problem.js';

@@ -6,7 +6,7 @@
  * the template list (not loaded, or none defined) the template is named by hand.
  */
 
-import type { TemplateParameterView, TemplateView } from '../api/api-types.js';
+import type { TemplateParameterView, TemplateView } from '../../contract/api-contract.js';
 import type { SecretRow } from '../model/entry-draft.js';
 import { SecretRows } from './secret-rows.js';
 

@@ -4,7 +4,7 @@
  */
 
 import { useMemo } from 'preact/hooks';
-import type { ToolView } from '../api/api-types.js';
+import type { ToolView } from '../../contract/api-contract.js';
 import { formFromSchema } from '../model/schema-form.js';
 import { descriptionBesideServer } from '../model/tool-description.js';
 import { SchemaTable } from './schema-table.js';

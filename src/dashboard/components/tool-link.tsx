@@ -4,7 +4,7 @@
  * catalog's `[server]` prefix (the server is shown right beside it).
  */
 
-import type { ToolView } from '../api/api-types.js';
+import type { ToolView } from '../../contract/api-contract.js';
 import { descriptionBesideServer } from '../model/tool-description.js';
 
 export interface ToolLinkProps {

@@ -7,7 +7,7 @@
 
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { CallProgress } from '../api/api-client.js';
-import type { CallAnswer, ToolView } from '../api/api-types.js';
+import type { CallAnswer, ToolView } from '../../contract/api-contract.js';
 import { argumentsAsJson, collectArguments, formFromSchema, initialValues, WHOLE_JSON_KEY, type FormValues } from '../model/schema-form.js';
 import { useSession } from '../state/session.js';
 import { FieldInput } from './field-input.js';

@@ -4,7 +4,7 @@
  * Metrics page shows them: a total, and the codes behind it.
  */
 
-import type { ClientStats } from '../api/api-types.js';
+import type { ClientStats } from '../../contract/api-contract.js';
 
 /** A total and its codes: `INVALID_ARGUMENT × 2, TOOL_NOT_FOUND × 1` (most first); `''` when none. */
 export interface RefusalSummary {

@@ -5,7 +5,7 @@
  */
 
 import { useState } from 'preact/hooks';
-import type { CallStats } from '../api/api-types.js';
+import type { CallStats } from '../../contract/api-contract.js';
 import { Problem, StaleNotice } from '../components/problem.js';
 import { TimeChart, type ChartLine } from '../components/time-chart.js';
 import { seriesOf, type Measure } from '../model/chart-paths.js';

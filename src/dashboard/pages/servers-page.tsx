@@ -5,7 +5,7 @@
  */
 
 import { useState } from 'preact/hooks';
-import type { ServerView } from '../api/api-types.js';
+import type { ServerView } from '../../contract/api-contract.js';
 import { messageOf, Problem, StaleNotice } from '../components/problem.js';
 import { ServerCard } from '../components/server-card.js';
 import { ServerForm } from '../components/server-form.js';

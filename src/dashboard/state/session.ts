@@ -6,7 +6,7 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { ApiClient } from '../api/api-client.js';
-import type { ApiUser } from '../api/api-types.js';
+import type { ApiUser } from '../../contract/api-contract.js';
 import type { EventHub } from './event-hub.js';
 
 /** The signed-in session. */

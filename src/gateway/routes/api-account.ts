@@ -4,6 +4,7 @@
  * latency per server and tool: `client.stats()`, the shape `switchboard stats` reads).
  */
 
+import type { MeResponse, StatsResponse } from '../../contract/api-contract.js';
 import type { Gateway } from '../gateway.js';
 import { userOf, type GatewayApp } from '../gateway-app-types.js';
 
@@ -11,13 +12,13 @@ import { userOf, type GatewayApp } from '../gateway-app-types.js';
 export function registerAccountRoutes(app: GatewayApp, gateway: Gateway): void {
   app.get('/api/me', (c) => {
     const user = userOf(c);
-    return c.json({ user: { id: user.id, name: user.name, admin: user.isAdmin } });
+    return c.json({ user: { id: user.id, name: user.name, admin: user.isAdmin } } satisfies MeResponse);
   });
 
   app.get('/api/stats', async (c) => {
     const lease = await gateway.lease(userOf(c));
     try {
-      return c.json(lease.client.stats());
+      return c.json(lease.client.stats() satisfies StatsResponse);
     } finally {
       lease.release();
     }

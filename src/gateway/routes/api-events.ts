@@ -9,9 +9,8 @@
  */
 
 import { streamSSE } from 'hono/streaming';
-import type { ClientLease } from '../../registry/client-pool.js';
-import type { RegistryChange } from '../../registry/registry-types.js';
-import type { UserClientEvents } from '../../registry/user-client.js';
+import type { ClientLease, UserClientEvents } from '../../pool/index.js';
+import type { RegistryChange } from '../../registry/index.js';
 import type { Gateway } from '../gateway.js';
 import { EVENTS_PING_INTERVAL_MS } from '../gateway-defaults.js';
 import { userOf, type GatewayApp } from '../gateway-app-types.js';

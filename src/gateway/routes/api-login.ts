@@ -9,18 +9,18 @@
  * server is then tried again at once. The page says how it ended and holds no data.
  */
 
+import type { LoginResponse } from '../../contract/api-contract.js';
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { html } from 'hono/html';
-import { LOGIN_TIMEOUT_MS } from '../../auth/run-login.js';
+import { LOGIN_TIMEOUT_MS } from '../../login/run-login.js';
 import { ErrorCode, SwitchboardError } from '../../errors.js';
-import { userLoginTarget } from '../../registry/user-login-target.js';
-import type { RegistryUser } from '../../registry/registry-types.js';
+import { type RegistryUser, userLoginTarget } from '../../registry/index.js';
 import type { Gateway } from '../gateway.js';
 import { userOf, type GatewayApp, type GatewayEnv } from '../gateway-app-types.js';
 import { bindingCookieName } from '../oauth-logins.js';
-import { TenantDisclosure } from '../../registry/tenant-disclosure.js';
+import { TenantDisclosure } from '../../pool/index.js';
 
 const CALLBACK_PATH = '/oauth/callback';
 
@@ -49,7 +49,7 @@ export function registerLoginRoutes(app: GatewayApp, gateway: Gateway): void {
         else gateway.logger.warn('a login from the dashboard failed', { user: user.name, server: name, code: outcome.error.code });
       },
     ).catch((error: unknown) => Promise.reject(disclosure.error(error, name)));
-    if (start.status === 'done') return c.json({ status: 'done' });
+    if (start.status === 'done') return c.json({ status: 'done' } satisfies LoginResponse);
     // Lax: the browser brings it back on the authorization server's top-level redirect, and on nothing cross-site else.
     setCookie(c, bindingCookieName(start.state), binding, {
       path: CALLBACK_PATH,
@@ -58,7 +58,7 @@ export function registerLoginRoutes(app: GatewayApp, gateway: Gateway): void {
       secure: new URL(c.req.url).protocol === 'https:',
       maxAge: LOGIN_TIMEOUT_MS / 1000,
     });
-    return c.json({ status: 'authorize', authorizationUrl: start.authorizationUrl });
+    return c.json({ status: 'authorize', authorizationUrl: start.authorizationUrl } satisfies LoginResponse);
   });
 
   app.get(CALLBACK_PATH, async (c) => {

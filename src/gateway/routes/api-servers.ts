@@ -8,8 +8,9 @@
  * been told their tools changed.
  */
 
+import type { ServerResponse, ServersResponse } from '../../contract/api-contract.js';
 import { ErrorCode, SwitchboardError } from '../../errors.js';
-import type { RegistryUser } from '../../registry/registry-types.js';
+import type { RegistryUser } from '../../registry/index.js';
 import type { Gateway } from '../gateway.js';
 import { DEFAULT_REFRESH_WAIT_MS } from '../gateway-defaults.js';
 import { jsonObjectBody, userOf, type GatewayApp } from '../gateway-app-types.js';
@@ -18,7 +19,7 @@ import { isRecord } from '../wire-format.js';
 
 /** Adds the `/api/servers` routes (behind the auth middleware). */
 export function registerServerRoutes(app: GatewayApp, gateway: Gateway): void {
-  app.get('/api/servers', async (c) => c.json({ servers: await serverViews(gateway, userOf(c)) }));
+  app.get('/api/servers', async (c) => c.json({ servers: await serverViews(gateway, userOf(c)) } satisfies ServersResponse));
 
   app.post('/api/servers', async (c) => {
     const user = userOf(c);
@@ -31,7 +32,7 @@ export function registerServerRoutes(app: GatewayApp, gateway: Gateway): void {
       throw new SwitchboardError(ErrorCode.AlreadyExists, `"${name}" is the name of a shared server (from the gateway's config file)`, { hint: 'pick another name' });
     }
     await gateway.registry.forUser(user).addServer(name, entry, enabled === undefined ? {} : { enabled });
-    return c.json({ server: await serverView(gateway, user, name) }, 201);
+    return c.json({ server: await serverView(gateway, user, name) } satisfies ServerResponse, 201);
   });
 
   app.patch('/api/servers/:name', async (c) => {
@@ -45,7 +46,7 @@ export function registerServerRoutes(app: GatewayApp, gateway: Gateway): void {
     const target = await targetOf(gateway, user, name);
     if (entry !== undefined) await target.update(entry);
     if (enabled !== undefined) await target.setEnabled(enabled);
-    return c.json({ server: await serverView(gateway, user, name) });
+    return c.json({ server: await serverView(gateway, user, name) } satisfies ServerResponse);
   });
 
   app.delete('/api/servers/:name', async (c) => {

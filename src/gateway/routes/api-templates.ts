@@ -4,6 +4,7 @@
  * instantiate (a tenant's only way to run a local command), as {@link templateView} shows them.
  */
 
+import type { TemplatesResponse } from '../../contract/api-contract.js';
 import type { Gateway } from '../gateway.js';
 import { userOf, type GatewayApp } from '../gateway-app-types.js';
 import { templateView } from '../template-view.js';
@@ -13,6 +14,6 @@ export function registerTemplateRoutes(app: GatewayApp, gateway: Gateway): void 
   app.get('/api/templates', async (c) => {
     const user = userOf(c);
     const templates = await gateway.registry.forUser(user).listTemplates();
-    return c.json({ templates: templates.map((template) => templateView(template, user.isAdmin)) });
+    return c.json({ templates: templates.map((template) => templateView(template, user.isAdmin)) } satisfies TemplatesResponse);
   });
 }

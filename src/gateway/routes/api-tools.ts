@@ -12,6 +12,7 @@
  * tool that exists.
  */
 
+import type { CallAnswer, ToolView, ToolsResponse } from '../../contract/api-contract.js';
 import { streamSSE } from 'hono/streaming';
 import { ErrorCode, SwitchboardError } from '../../errors.js';
 import { toApiError } from '../http-error.js';
@@ -26,7 +27,7 @@ export function registerToolRoutes(app: GatewayApp, gateway: Gateway): void {
   app.get('/api/tools', async (c) => {
     const lease = await gateway.lease(userOf(c));
     try {
-      const tools = lease.client.listTools().map((tool) => ({
+      const tools = lease.client.listTools().map((tool): ToolView => ({
         name: tool.name,
         server: tool.server,
         originalName: tool.originalName,
@@ -36,7 +37,7 @@ export function registerToolRoutes(app: GatewayApp, gateway: Gateway): void {
         ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
         ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
       }));
-      return c.json({ tools, version: lease.client.catalogVersion });
+      return c.json({ tools, version: lease.client.catalogVersion } satisfies ToolsResponse);
     } finally {
       lease.release();
     }
@@ -60,7 +61,7 @@ export function registerToolRoutes(app: GatewayApp, gateway: Gateway): void {
             signal: tracked.call.abort.signal,
             onProgress: ({ progress, total, message }) => void send('progress', { progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) }).catch(() => {}),
           });
-          await send('result', { result, durationMs: Math.round((performance.now() - started) * 10) / 10 });
+          await send('result', { result, durationMs: Math.round((performance.now() - started) * 10) / 10 } satisfies CallAnswer);
         } catch (error) {
           const { status, body } = toApiError(error);
           await send('error', { ...body, status }).catch(() => {});
@@ -77,7 +78,7 @@ export function registerToolRoutes(app: GatewayApp, gateway: Gateway): void {
       try {
         const signal = tracked === undefined ? c.req.raw.signal : tracked.call.abort.signal;
         const result = await lease.client.callTool(name, args, { signal });
-        return c.json({ result, durationMs: Math.round((performance.now() - started) * 10) / 10 });
+        return c.json({ result, durationMs: Math.round((performance.now() - started) * 10) / 10 } satisfies CallAnswer);
       } finally {
         tracked?.end();
       }

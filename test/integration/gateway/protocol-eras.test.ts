@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Client as V2Client } from '@modelcontextprotocol/client';
-import type { UserClientEvents } from '../../../src/registry/user-client.js';
+import type { UserClientEvents } from '../../../src/pool/index.js';
 import { KITCHEN_SINK } from '../../helpers/fixtures.js';
 import { connectV1, connectV2, startTestGateway, type TestGateway } from '../../helpers/gateway.js';
 import { descendantsOf, waitFor } from '../../helpers/processes.js';

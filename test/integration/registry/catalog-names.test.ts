@@ -9,9 +9,8 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { ClientPool, type ClientPoolOptions } from '../../../src/registry/client-pool.js';
+import { ClientPool, type ClientPoolOptions, type UserClient } from '../../../src/pool/index.js';
 import { ServerRegistry } from '../../../src/registry/server-registry.js';
-import type { UserClient } from '../../../src/registry/user-client.js';
 import { KITCHEN_SINK } from '../../helpers/fixtures.js';
 import { backendsToTest, createTestDatabase, queryPostgres, type TestDatabase } from '../../helpers/registry-backends.js';
 

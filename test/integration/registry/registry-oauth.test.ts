@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { ServerConnection } from '../../../src/connection/server-connection.js';
 import { ErrorCode } from '../../../src/errors.js';
-import { ClientPool } from '../../../src/registry/client-pool.js';
+import { ClientPool } from '../../../src/pool/index.js';
 import { RegistryOAuthTokenStore } from '../../../src/registry/registry-oauth-token-store.js';
 import { ServerRegistry } from '../../../src/registry/server-registry.js';
 import { startOAuthProtectedServer, type OAuthFixture } from '../../fixtures/servers/oauth-protected-server.mjs';

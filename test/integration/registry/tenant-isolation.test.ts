@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { ErrorCode, isSwitchboardError } from '../../../src/errors.js';
-import { ClientPool } from '../../../src/registry/client-pool.js';
+import { ClientPool } from '../../../src/pool/index.js';
 import type { RegistryUser } from '../../../src/registry/registry-types.js';
 import { ServerRegistry } from '../../../src/registry/server-registry.js';
 import type { TenantView } from '../../../src/registry/tenant-view.js';

@@ -1,5 +1,5 @@
 /**
- * @module auth/run-login
+ * @module login/run-login
  * One interactive OAuth login to a remote server, as `switchboard login` and the gateway's
  * `POST /api/servers/:name/login` run it: connect with an authorization handler (the person's browser
  * comes back to `redirectUrl`), store the tokens, close. Resolves with the tokens stored, or undefined
@@ -10,8 +10,8 @@ import type { FetchLike } from '@modelcontextprotocol/client';
 import type { HttpServerSpec } from '../config/server-spec.js';
 import { ServerConnection } from '../connection/server-connection.js';
 import type { Logger } from '../logger.js';
-import type { AuthorizationUrlHandler } from './authorization-callback.js';
-import type { OAuthTokenStore } from './oauth-token-store.js';
+import type { AuthorizationUrlHandler } from '../auth/authorization-callback.js';
+import type { OAuthTokenStore } from '../auth/oauth-token-store.js';
 
 /** How long a login may wait for the person to finish in the browser. @default 300000 */
 export const LOGIN_TIMEOUT_MS = 300_000;

@@ -1,5 +1,5 @@
 /**
- * @module registry/call-limiter
+ * @module pool/call-limiter
  * At most N calls of one user at a time; more wait in order, up to a deadline (or their own signal).
  */
 

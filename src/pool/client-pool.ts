@@ -1,5 +1,5 @@
 /**
- * @module registry/client-pool
+ * @module pool/client-pool
  * One {@link UserClient} per user, created on first use from the registry, kept while in use, evicted
  * after an idle TTL and by least-recent use when over a cap — closing its connections and ending its
  * server processes. A registry change for a user refreshes only that user's client (shared servers
@@ -19,88 +19,21 @@
  * ```
  */
 
-import type { OAuthClientOptions } from '../auth/create-oauth-authorizer.js';
-import type { NamingStrategy, ServerSpec } from '../config/server-spec.js';
-import type { ServerConnectionOptions } from '../connection/server-connection.js';
+import type { OAuthClientOptions } from '../auth/oauth-client-options.js';
 import { ErrorCode, SwitchboardError } from '../errors.js';
 import { noopLogger, type Logger } from '../logger.js';
+import { AuditWriter, type AuditWriterStats } from '../registry/audit-writer.js';
+import { RegistryOAuthTokenStore } from '../registry/registry-oauth-token-store.js';
+import type { RegistryChange, RegistryUser, UserRef, UserServerConfig } from '../registry/registry-types.js';
+import type { ServerRegistry } from '../registry/server-registry.js';
 import { TypedEmitter } from '../util/typed-emitter.js';
-import type { RegistryChange, RegistryUser, UserRef } from './registry-types.js';
-import type { HostResolver } from './resolve-host.js';
-import type { ServerRegistry } from './server-registry.js';
-import type { UserServerConfig } from './server-store.js';
-import { AuditWriter, type AuditWriterOptions, type AuditWriterStats } from './audit-writer.js';
-import { RegistryOAuthTokenStore } from './registry-oauth-token-store.js';
-import { UserClient, type UserClientOptions } from './user-client.js';
+import type { ClientLease, ClientPoolEvents, ClientPoolOptions, EvictionReason } from './pool-types.js';
+import { UserClient } from './user-client.js';
 
 /** A client unused this long is closed. @default 600000 (10 minutes) */
 export const DEFAULT_IDLE_TTL_MS = 10 * 60_000;
 /** Most clients kept at once; the least recently used idle one goes first. @default 100 */
 export const DEFAULT_MAX_CLIENTS = 100;
-
-/** Why a client left the pool. */
-export type EvictionReason = 'idle' | 'lru' | 'user-removed' | 'closed';
-
-/** Options of a {@link ClientPool}. */
-export interface ClientPoolOptions extends Pick<UserClientOptions, 'clientOptions' | 'auditArguments' | 'callQueueTimeoutMs' | 'drainTimeoutMs'> {
-  /** @default DEFAULT_IDLE_TTL_MS */
-  idleTtlMs?: number;
-  /** @default DEFAULT_MAX_CLIENTS */
-  maxClients?: number;
-  /** How often idle clients are looked for. @default idleTtlMs, between 1000 and 60000 */
-  sweepIntervalMs?: number;
-  /**
-   * Write an audit entry per call (batched and retried, see {@link AuditWriter}); an object tunes the
-   * writer (buffer size, retry delays). @default true
-   */
-  audit?: boolean | Omit<AuditWriterOptions, 'logger'>;
-  /** Resolver for the address checks of tenant servers' connections. @default the system resolver */
-  resolveHost?: HostResolver;
-  /** @default noopLogger */
-  logger?: Logger;
-  /**
-   * Servers every user gets besides the registry's (e.g. the gateway's `--config` file), never written
-   * to the database, and the naming strategy of every user's catalog. A registry server of the same
-   * name (the user's own or a shared one) hides a server of this list.
-   */
-  sharedConfig?: SharedConfig;
-  /** Connection options of one user's servers (e.g. where their elicitation requests go). */
-  connectionOptionsFor?: (user: RegistryUser) => ((spec: ServerSpec) => ServerConnectionOptions) | undefined;
-  /**
-   * OAuth for remote servers with each user's own tokens, kept in the registry
-   * ({@link RegistryOAuthTokenStore}; `switchboard login SERVER --user U` stores them). No browser
-   * opens from the pool: a server that needs a login fails with the command to run. @default true
-   */
-  oauth?: boolean;
-  /**
-   * Keep each server's last known tool names in the registry ({@link ServerRegistry.catalog}), so a
-   * user's names stay the same across restarts when a server fails to start. `clientOptions.catalogCache`
-   * overrides it. @default true
-   */
-  catalogCache?: boolean;
-}
-
-/** Servers outside the registry that every user gets. */
-export interface SharedConfig {
-  servers: readonly ServerSpec[];
-  /** @default 'on-conflict' */
-  naming?: NamingStrategy;
-}
-
-/** Events of a {@link ClientPool}. */
-export interface ClientPoolEvents {
-  'client-created': { userId: string; user: string };
-  /** Emitted after the client has closed (its processes have ended). */
-  'client-evicted': { userId: string; user: string; reason: EvictionReason };
-  'client-refreshed': { userId: string; user: string };
-}
-
-/** A client in use. Release it when done; the pool never evicts a client with leases out. */
-export interface ClientLease {
-  readonly client: UserClient;
-  /** Idempotent. */
-  release(): void;
-}
 
 interface PoolEntry {
   userId: string;

@@ -1,5 +1,5 @@
 /**
- * @module registry/tenant-disclosure
+ * @module pool/tenant-disclosure
  * What a tenant may learn about servers they do not own: shared servers (the admin's URL, command
  * line, env) and their own template instances (whose command line and env are the admin's). Errors
  * about those keep their code, server and reason, but lose URL credentials, query secrets,
@@ -12,7 +12,7 @@ import type { ServerStatus } from '../client/multi-server-client.js';
 import { secretValuesOf, type ServerSpec } from '../config/server-spec.js';
 import { SwitchboardError, isSwitchboardError } from '../errors.js';
 import { REDACTED, redactUrlsInText } from '../util/redact-urls.js';
-import type { UserServerConfig } from './server-store.js';
+import type { UserServerConfig } from '../registry/registry-types.js';
 
 /** The hint a tenant gets instead of one that would show a hidden part. */
 export const ADMIN_DETAIL_HINT = 'an administrator runs this server and can see the details';

@@ -7,9 +7,8 @@
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { ErrorCode, isSwitchboardError } from '../../../src/errors.js';
-import { ClientPool, type ClientPoolEvents, type ClientPoolOptions } from '../../../src/registry/client-pool.js';
+import { ClientPool, type ClientPoolEvents, type ClientPoolOptions, type UserClient, type UserClientEvents } from '../../../src/pool/index.js';
 import { ServerRegistry } from '../../../src/registry/server-registry.js';
-import type { UserClient, UserClientEvents } from '../../../src/registry/user-client.js';
 import { startDnsServer, type TestDnsServer } from '../../helpers/dns-server.js';
 import { KITCHEN_SINK, freePort, startHttpFixture, type HttpFixture } from '../../helpers/fixtures.js';
 import { groupMembers, isAlive, waitFor } from '../../helpers/processes.js';

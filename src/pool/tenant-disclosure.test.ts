@@ -2,8 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { ServerStatus } from '../client/multi-server-client.js';
 import { normalizeConfig } from '../config/normalize-config.js';
 import { ErrorCode, SwitchboardError } from '../errors.js';
-import type { RegistryUser } from './registry-types.js';
-import type { UserServerConfig } from './server-store.js';
+import type { RegistryUser, UserServerConfig } from '../registry/registry-types.js';
 import { ADMIN_DETAIL_HINT, TenantDisclosure } from './tenant-disclosure.js';
 
 const { config } = normalizeConfig(

@@ -1,5 +1,5 @@
 /**
- * @module registry/user-client
+ * @module pool/user-client
  * One user's tools: a {@link MultiServerClient} over that user's servers and the shared ones, with
  * the user's call limit and an audit entry per call. When the registry changes, the pool hands it a
  * new configuration, applied in place ({@link MultiServerClient.reconfigure}): only added, changed
@@ -8,89 +8,26 @@
  * closes once its running calls have ended. Either way `tools-changed` (reason `reload`) is emitted.
  */
 
-import { MultiServerClient, type CatalogPrompt, type CatalogResource, type CatalogResourceTemplate, type CatalogTool, type MultiServerClientEvents, type MultiServerClientOptions, type ServerStatus } from '../client/multi-server-client.js';
+import { type CatalogPrompt, type CatalogResource, type CatalogResourceTemplate, type CatalogTool, DEFAULT_DRAIN_TIMEOUT_MS, type MultiServerClient, type ServerStatus } from '../client/multi-server-client.js';
 import { carryResourceSubscriptions } from '../client/routing/carry-resource-subscriptions.js';
-import { DEFAULT_DRAIN_TIMEOUT_MS } from '../client/servers/drain-calls.js';
 import type { SubscribedResource } from '../client/routing/resource-subscriptions.js';
-import type { ServerSpec } from '../config/server-spec.js';
-import type { CallOptions, ServerConnection, ServerConnectionOptions } from '../connection/server-connection.js';
+import type { CallOptions, ServerConnection } from '../connection/server-connection.js';
 import type { GetPromptResult, ReadResourceResult } from '../connection/mcp-types.js';
 import { ErrorCode, SwitchboardError, isSwitchboardError } from '../errors.js';
 import { noopLogger, type Logger } from '../logger.js';
+import type { ClientStats } from '../metrics/stats-collector.js';
+import type { RegistryUser, UserServerConfig } from '../registry/registry-types.js';
 import type { ToolResult } from '../result/tool-result.js';
 import { TypedEmitter, type Listener } from '../util/typed-emitter.js';
-import type { ClientStats } from '../metrics/stats-collector.js';
-import type { AuditWriter } from './audit-writer.js';
-import { CallLimiter } from './call-limiter.js';
-import { createPinnedFetch, type PinnedFetch } from './pinned-fetch.js';
-import type { RegistryUser } from './registry-types.js';
 import { TenantDisclosure } from './tenant-disclosure.js';
-import type { HostResolver } from './resolve-host.js';
-import type { UserServerConfig } from './server-store.js';
+import { CallLimiter } from './call-limiter.js';
+import type { UserClientEvents, UserClientOptions } from './pool-types.js';
+import { closeGeneration, connectGeneration, needsPinning, pinnedFetchFor, reconfigurableInPlace, signatureOf, type Generation } from './user-generation.js';
 
 /** The audit code of a call whose result has `isError: true`. */
 export const TOOL_ERROR_CODE = 'TOOL_ERROR';
-/** Longest wait for a replaced client's running calls before it is closed anyway: the client's own constant. */
+/** Longest wait for a replaced client's running calls before it is closed anyway (one constant with the client's drain). @default 60000 */
 export { DEFAULT_DRAIN_TIMEOUT_MS };
-
-/** Events of a {@link UserClient}. */
-export interface UserClientEvents {
-  /** The user's tool set changed: a server's list changed, a server came or went, or the registry changed (`reload`). */
-  'tools-changed': MultiServerClientEvents['tools-changed'];
-  'prompts-changed': MultiServerClientEvents['prompts-changed'];
-  'resources-changed': MultiServerClientEvents['resources-changed'];
-  'server-state-change': MultiServerClientEvents['server-state-change'];
-  'tool-call-start': MultiServerClientEvents['tool-call-start'] & { userId: string };
-  'tool-call-end': MultiServerClientEvents['tool-call-end'] & { userId: string };
-  /** A call refused before anything was sent (invalid arguments, no such tool, its server not up). */
-  'tool-call-refused': MultiServerClientEvents['tool-call-refused'] & { userId: string };
-  /**
-   * Progress of a running call. Only while this event has listeners does the client ask servers for
-   * progress on every call (a progress token changes the request a server sees).
-   */
-  'tool-progress': MultiServerClientEvents['tool-progress'] & { userId: string };
-  /** A server's `notifications/message` (`source: 'mcp'`) or a line of its stderr (`source: 'stderr'`). */
-  'server-log': MultiServerClientEvents['server-log'];
-}
-
-/** How a pool builds user clients. */
-export interface UserClientOptions {
-  clientOptions?: Omit<MultiServerClientOptions, 'connectionOptions' | 'logger'>;
-  logger?: Logger;
-  audit?: AuditWriter;
-  /** Keep call arguments in the audit log. @default false */
-  auditArguments?: boolean;
-  /** @default DEFAULT_CALL_QUEUE_TIMEOUT_MS */
-  callQueueTimeoutMs?: number;
-  /** Resolver for the pinned fetch of tenant servers. @default the system resolver */
-  resolveHost?: HostResolver;
-  /** @default DEFAULT_DRAIN_TIMEOUT_MS */
-  drainTimeoutMs?: number;
-  /**
-   * Options of each server's connection for this user (e.g. handlers of server→client requests),
-   * under the tenant's pinned fetch.
-   */
-  connectionOptions?: (spec: ServerSpec) => ServerConnectionOptions;
-}
-
-/** How a generation's connections reach tenant servers; read when a server's connection is made. */
-interface Routing {
-  fetch: PinnedFetch | undefined;
-  tenantServers: ReadonlySet<string>;
-}
-
-interface Generation {
-  client: MultiServerClient;
-  routing: Routing;
-  config: UserServerConfig;
-  /** What the user may see of errors and stderr of these servers. */
-  disclosure: TenantDisclosure;
-  signature: string;
-  running: number;
-  idle: (() => void) | undefined;
-  /** The `tool-progress` forwarder while someone listens. */
-  progress: Listener<MultiServerClientEvents['tool-progress']> | undefined;
-}
 
 /** One user's aggregated tools. Obtain it from a {@link ClientPool}. */
 export class UserClient extends TypedEmitter<UserClientEvents> {
@@ -218,7 +155,10 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
     return this.#current.disclosure.error(error);
   }
 
-  /** The live connection of one server of the current client (for requests this class does not wrap). */
+  /**
+   * The live connection of one server of the current client.
+   * @deprecated Every request the gateway makes has a method here (with the user's disclosure applied); kept for existing callers.
+   */
   connection(server: string): ServerConnection | undefined {
     return this.#current.client.connection(server);
   }
@@ -408,70 +348,6 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
       ...(this.#options.auditArguments === true ? { arguments: args } : {}),
     });
   }
-}
-
-/** True when some tenant HTTP server must go through the address-pinning fetch. */
-function needsPinning(config: UserServerConfig): boolean {
-  return config.policy !== undefined && config.config.servers.some((spec) => spec.type === 'http' && config.tenantServers.has(spec.name));
-}
-
-function pinnedFetchFor(config: UserServerConfig, options: UserClientOptions): Promise<PinnedFetch> {
-  if (config.policy === undefined) throw new SwitchboardError(ErrorCode.Internal, 'a pinned fetch needs a tenant policy');
-  return createPinnedFetch({
-    policy: config.policy,
-    ...(options.resolveHost === undefined ? {} : { resolveHost: options.resolveHost }),
-    subject: `a server of user "${config.user.name}"`,
-    ...(options.logger === undefined ? {} : { logger: options.logger }),
-  });
-}
-
-async function connectGeneration(config: UserServerConfig, options: UserClientOptions): Promise<Generation> {
-  const routing: Routing = { fetch: needsPinning(config) ? await pinnedFetchFor(config, options) : undefined, tenantServers: config.tenantServers };
-  try {
-    const client = await MultiServerClient.connect(config.config, {
-      ...options.clientOptions,
-      logger: (options.logger ?? noopLogger).child({ user: config.user.name }),
-      // Read when each connection is made: a reconfiguration may add tenant servers (and the fetch).
-      connectionOptions: (spec) => ({
-        ...options.connectionOptions?.(spec),
-        ...(routing.fetch !== undefined && spec.type === 'http' && routing.tenantServers.has(spec.name) ? { fetch: routing.fetch.fetch } : {}),
-      }),
-    });
-    return { client, routing, config, disclosure: TenantDisclosure.of(config), signature: signatureOf(config), running: 0, idle: undefined, progress: undefined };
-  } catch (error) {
-    await routing.fetch?.close();
-    throw error;
-  }
-}
-
-async function closeGeneration(generation: Generation): Promise<void> {
-  try {
-    await generation.client.close();
-  } finally {
-    await generation.routing.fetch?.close();
-  }
-}
-
-/**
- * A new configuration can be applied to the running client unless the user's network policy
- * changed (the pinned fetch enforces it) or a server kept its entry but moved between the user's
- * own and the shared ones (its connection would have to change fetch).
- */
-function reconfigurableInPlace(current: UserServerConfig, next: UserServerConfig): boolean {
-  const policyOf = (config: UserServerConfig) => JSON.stringify([config.policy?.allowAddresses ?? null, config.policy?.allowHttpHosts ?? null, config.policy === undefined]);
-  if (policyOf(current) !== policyOf(next)) return false;
-  const before = new Map(current.config.servers.map((spec) => [spec.name, JSON.stringify(spec)]));
-  return next.config.servers.every((spec) => before.get(spec.name) !== JSON.stringify(spec) || current.tenantServers.has(spec.name) === next.tenantServers.has(spec.name));
-}
-
-/** What decides whether a refresh needs a new client (secrets included: it never leaves memory). */
-function signatureOf(config: UserServerConfig): string {
-  return JSON.stringify({
-    servers: config.config.servers,
-    tenant: [...config.tenantServers].sort(),
-    addresses: config.policy?.allowAddresses ?? null,
-    http: config.policy?.allowHttpHosts ?? null,
-  });
 }
 
 function closedError(user: string): SwitchboardError {
