@@ -47,6 +47,8 @@ import { ResultCache } from './result-cache.js';
 import { ResourceSubscriptions, type SubscribedResource } from './resource-subscriptions.js';
 import type { NameReport } from './name-catalog.js';
 import { RoutedCatalog, type CatalogDiff } from './routed-catalog.js';
+import { searchCatalog } from './search/catalog-search.js';
+import type { ToolSearchOptions } from './search/tool-index.js';
 import { knownToolsFromNames, toolSources } from './tool-sources.js';
 import { unknownToolError, type ServerFacts } from './unknown-tool.js';
 
@@ -747,6 +749,14 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
   /** Every tool of every ready server, under its exposed name. Cached: no `tools/list` per call. */
   listTools(): CatalogTool[] {
     return [...this.#tools.entries];
+  }
+
+  /**
+   * The tools best matching a natural-language `query` (BM25 over name words, descriptions, parameters
+   * and server names), best first. The index follows catalog changes incrementally.
+   */
+  searchTools(query: string, options: ToolSearchOptions = {}): CatalogTool[] {
+    return searchCatalog(this, query, options);
   }
 
   /** The tool an exposed name routes to (also a name given out before a rename). */
