@@ -95,15 +95,19 @@ export class ToolIndex {
     const servers = options.servers === undefined ? undefined : new Set(options.servers);
     const accept = options.filter;
     const wanted = servers === undefined && accept === undefined ? undefined : (tool: CatalogTool | undefined): boolean => tool !== undefined && (servers?.has(tool.server) ?? true) && (accept?.(tool) ?? true);
-    const hits = this.#search.search(query, {
-      boost: this.#boosts,
-      tokenize: splitWords,
-      processTerm: queryTermsOf,
-      prefix: (term) => term.length >= 3,
-      fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
-      weights: { prefix: 0.5, fuzzy: 0.3 },
-      ...(wanted === undefined ? {} : { filter: (hit) => wanted(this.#tools.get(String(hit.id))) }),
-    });
+    const search = (fuzzy: boolean) =>
+      this.#search.search(query, {
+        boost: this.#boosts,
+        tokenize: splitWords,
+        processTerm: queryTermsOf,
+        // Prefixes for the word being typed; typo tolerance only when exact words found too little.
+        prefix: (term, index, terms) => index === terms.length - 1 && term.length >= 3,
+        fuzzy: fuzzy ? (term) => (term.length >= 5 ? 0.2 : false) : false,
+        weights: { prefix: 0.5, fuzzy: 0.3 },
+        ...(wanted === undefined ? {} : { filter: (hit) => wanted(this.#tools.get(String(hit.id))) }),
+      });
+    let hits = search(false);
+    if (hits.length < limit) hits = search(true);
     const matches: ToolMatch[] = [];
     for (const hit of hits) {
       const tool = this.#tools.get(String(hit.id));
