@@ -178,7 +178,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     .option('--once <question>', 'Ask one question, print the answer, exit')
     .option('--system <prompt>', 'System prompt')
     .option('--server <name>', 'Only start this server (repeatable)')
-    .action((flags: GlobalFlags & { model?: unknown; once?: unknown; system?: unknown }) => {
+    .option('--tool-search <mode>', 'off | on | auto: offer search_tools and call_tool instead of every tool (auto: above 40 tools or ~8,000 tokens of definitions; default auto)')
+    .action((flags: GlobalFlags & { model?: unknown; once?: unknown; system?: unknown; toolSearch?: unknown }) => {
       pending = import('./commands/chat.js').then(({ chat }) =>
         chat({
           ...configFlag(flags),
@@ -186,6 +187,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
           ...(flags.model === undefined ? {} : { model: String(flags.model) }),
           ...(flags.once === undefined ? {} : { once: String(flags.once) }),
           ...(flags.system === undefined ? {} : { system: String(flags.system) }),
+          ...(flags.toolSearch === undefined ? {} : { toolSearch: String(flags.toolSearch) }),
           logger: setup(flags),
           signal: abort.signal,
         }),
