@@ -81,12 +81,18 @@ export class ToolDiscovery {
   readonly #settings: ResolvedToolSearch;
   readonly #allow: (tool: CatalogTool) => boolean;
   readonly #found = new Set<string>();
+  readonly #indexed: () => SearchableCatalog;
   #decided: { version: number; active: boolean } | undefined;
 
-  constructor(client: DiscoveryClient, settings: ResolvedToolSearch, allow: (tool: CatalogTool) => boolean = () => true) {
+  /**
+   * `indexed` is the catalog the search index is kept for (default `client`); a client that swaps its
+   * underlying catalog (the gateway's per-user client) passes the current one, so versions never mix.
+   */
+  constructor(client: DiscoveryClient, settings: ResolvedToolSearch, allow: (tool: CatalogTool) => boolean = () => true, indexed: () => SearchableCatalog = () => client) {
     this.#client = client;
     this.#settings = settings;
     this.#allow = allow;
+    this.#indexed = indexed;
   }
 
   /** The settings in force. */
@@ -132,7 +138,7 @@ export class ToolDiscovery {
     if (typeof input.query !== 'string' || input.query.trim() === '') throw badArguments(SEARCH_TOOLS_NAME, '"query" must be a non-empty string saying what you want to do');
     const limit = input.limit === undefined ? this.#settings.resultLimit : input.limit;
     if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_RESULTS) throw badArguments(SEARCH_TOOLS_NAME, `"limit" must be a whole number from 1 to ${MAX_SEARCH_RESULTS}`);
-    const matches = catalogIndex(this.#client).search(input.query, { limit, filter: (tool) => this.#allow(tool) && !isMetaToolName(tool.name) });
+    const matches = catalogIndex(this.#indexed()).search(input.query, { limit, filter: (tool) => this.#allow(tool) && !isMetaToolName(tool.name) });
     const tools = matches.map(({ tool }) => ({ name: tool.name, ...(tool.description === undefined ? {} : { description: tool.description }), inputSchema: tool.inputSchema }));
     for (const tool of tools) this.#found.add(tool.name);
     const text = tools.length === 0 ? `No tool matches "${input.query}". Try other words.` : JSON.stringify({ tools });
