@@ -100,14 +100,14 @@ export class ToolIndex {
         boost: this.#boosts,
         tokenize: splitWords,
         processTerm: queryTermsOf,
-        // Prefixes for the word being typed; typo tolerance only when exact words found too little.
+        // Prefixes for the word being typed; typo tolerance only when exact words find nothing.
         prefix: (term, index, terms) => index === terms.length - 1 && term.length >= 3,
         fuzzy: fuzzy ? (term) => (term.length >= 5 ? 0.2 : false) : false,
         weights: { prefix: 0.5, fuzzy: 0.3 },
         ...(wanted === undefined ? {} : { filter: (hit) => wanted(this.#tools.get(String(hit.id))) }),
       });
     let hits = search(false);
-    if (hits.length < limit) hits = search(true);
+    if (hits.length === 0) hits = search(true);
     const matches: ToolMatch[] = [];
     for (const hit of hits) {
       const tool = this.#tools.get(String(hit.id));

@@ -6,7 +6,7 @@
 import { createParser } from 'eventsource-parser';
 import { isRecord } from '../model/is-record.js';
 import { ApiError, parseErrorBody } from './api-error.js';
-import type { ApiUser, CallAnswer, ClientStats, ServerView, TemplateView, ToolView } from './api-types.js';
+import type { ApiUser, CallAnswer, ClientStats, ServerView, TemplateView, ToolSearchView, ToolView } from './api-types.js';
 
 /** Longest wait for an ordinary `/api` answer (tool calls have their own). @default 30000 */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -74,6 +74,22 @@ export class ApiClient {
 
   tools(): Promise<{ tools: ToolView[]; version: number }> {
     return this.#request('GET', 'api/tools');
+  }
+
+  /** The catalog's tool search (the index agents search): best matches first. */
+  searchTools(query: string, options: { server?: string; limit?: number; signal?: AbortSignal } = {}): Promise<{ tools: ToolView[]; version: number }> {
+    const params = new URLSearchParams({ q: query, limit: String(options.limit ?? 200) });
+    if (options.server !== undefined && options.server !== '') params.set('server', options.server);
+    return this.#request('GET', `api/tools?${params.toString()}`, undefined, { signal: options.signal });
+  }
+
+  /** The signed-in user's tool-search setting for /mcp. */
+  toolSearch(): Promise<ToolSearchView> {
+    return this.#request('GET', 'api/tool-search');
+  }
+
+  setToolSearch(mode: ToolSearchView['toolSearch']['mode']): Promise<ToolSearchView> {
+    return this.#request('PUT', 'api/tool-search', { mode });
   }
 
   /**

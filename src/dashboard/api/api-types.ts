@@ -63,6 +63,16 @@ export interface ToolView {
   annotations?: Record<string, unknown>;
 }
 
+/** How the user's `/mcp` endpoint offers tools (`GET` / `PUT /api/tool-search`). */
+export interface ToolSearchView {
+  toolSearch: { mode: 'off' | 'on' | 'auto'; maxTools?: number; maxTokens?: number; pinned?: string[] };
+  /** Whether clients on /mcp get search_tools and call_tool now. */
+  active: boolean;
+  tools: number;
+  estimatedTokens: number;
+  thresholds: { maxTools: number; maxTokens: number };
+}
+
 /** `POST /api/tools/:name/call`. */
 export interface CallAnswer {
   result: ToolResult;

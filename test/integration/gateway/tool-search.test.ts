@@ -111,3 +111,29 @@ test('a user without the setting sees every tool; switching it sends list_change
     await client.close();
   }
 });
+
+test('GET /api/tools?q= ranks the user\'s own tools with the same index; a bad limit is a 400; /api/tool-search reads and sets the mode', async () => {
+  const response = await gateway.api('/api/tools?q=rename%20a%20file&limit=3', { token: alice.token });
+  expect(response.status).toBe(200);
+  const body = (await response.json()) as { tools: Array<{ name: string; server: string }>; query: string };
+  expect(body.query).toBe('rename a file');
+  expect(body.tools.length).toBeLessThanOrEqual(3);
+  expect(body.tools[0]).toMatchObject({ name: 'move_file', server: 'files' });
+  const other = (await (await gateway.api('/api/tools?q=quarterly%20payroll', { token: alice.token })).json()) as { tools: Array<{ name: string }> };
+  expect(other.tools.map((tool) => tool.name)).not.toContain('quarterly_payroll_export');
+  const bad = await gateway.api('/api/tools?q=x&limit=0', { token: alice.token });
+  expect(bad.status).toBe(400);
+  expect(await bad.text()).toContain('limit must be a whole number from 1 to 1000, got \\"0\\"');
+
+  const carol = await gateway.addUser('carol');
+  expect(await (await gateway.api('/api/tool-search', { token: carol.token })).json()).toMatchObject({ toolSearch: { mode: 'off' }, active: false });
+  const set = await gateway.api('/api/tool-search', { token: carol.token, method: 'PUT', body: { mode: 'on' } });
+  expect(set.status).toBe(200);
+  expect(await set.json()).toMatchObject({ toolSearch: { mode: 'on' }, active: true });
+  expect((await gateway.registry.users.get('carol')).toolSearch).toEqual({ mode: 'on' });
+  const wrong = await gateway.api('/api/tool-search', { token: carol.token, method: 'PUT', body: { mode: 'sometimes' } });
+  expect(wrong.status).toBe(400);
+  expect(await wrong.text()).toContain('users.carol.toolSearch.mode must be one of off, on, auto');
+  await gateway.api('/api/tool-search', { token: carol.token, method: 'PUT', body: { mode: 'off' } });
+  expect((await gateway.registry.users.get('carol')).toolSearch).toBeUndefined();
+});
