@@ -39,7 +39,7 @@ test('call_tool runs the named tool with its arguments through the client', asyn
 test('allow limits what search finds and what call_tool runs', async () => {
   const calls: Array<{ name: string; args: Record<string, unknown> }> = [];
   const discovery = new ToolDiscovery(client(calls), resolveToolSearch('on'), (entry) => entry.server !== 'vault');
-  expect(discovery.search({ query: 'read secret vault' }).tools.map((entry) => entry.server)).not.toContain('vault');
+  expect(discovery.search({ query: 'read secret vault' }).tools.map((entry) => entry.name)).not.toContain('vault__read_secret');
   await expect(discovery.call({ name: 'vault__read_secret' })).rejects.toMatchObject({ code: ErrorCode.ToolNotFound, message: 'There is no tool "vault__read_secret". Find the right name with search_tools, then call it with call_tool.' });
   expect(calls).toEqual([]);
   expect(metaToolDefinitions(discovery.visibleTools().length)[0].description).toContain('among 2 available tools');
