@@ -78,6 +78,10 @@ test('past 128 tools the model gets search_tools + call_tool, and reaches a tool
   expect(found).toBe('fs__list_directory');
   expect(calls).toEqual(['fs/list_directory']);
   expect(answer).toContain('quarterly-report.txt');
+  // The Responses API gets the same two tools, and its function calls run the same way.
+  expect(toolset.responsesTools().map((tool) => tool.name)).toEqual(['search_tools', 'call_tool']);
+  const [output] = await toolset.runResponsesToolCalls([{ type: 'function_call', call_id: 'r1', name: 'call_tool', arguments: JSON.stringify({ name: 'fs__list_directory', arguments: { path: folder } }) }]);
+  expect(JSON.stringify(output)).toContain('quarterly-report.txt');
 });
 
 test("toolSearch 'off' past 128 tools: a clear LimitExceeded error before any request", async () => {
