@@ -5,28 +5,37 @@ import * as api from './index.js';
 test('the export list of mcp-switchboard', () => {
   expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
     [
+      "CALL_TOOL_NAME",
       "ConfigError",
       "DEFAULT_CALL_TIMEOUT_MS",
       "DEFAULT_MAX_AUTHORIZATIONS_PER_REQUEST",
       "DEFAULT_REFRESH_BEFORE_EXPIRY_MS",
+      "DEFAULT_SEARCH_LIMIT",
       "DEFAULT_STARTUP_TIMEOUT_MS",
       "ErrorCode",
       "FileOAuthTokenStore",
       "MemoryOAuthTokenStore",
       "MultiServerClient",
+      "SEARCH_TOOLS_NAME",
       "SERVER_STATES",
       "ServerConnection",
       "SwitchboardError",
+      "TOOL_SEARCH_MODES",
+      "ToolDiscovery",
+      "ToolIndex",
       "VERSION",
+      "estimateDefinitionTokens",
       "formatConfigIssue",
       "isProviderSafeName",
       "isSwitchboardError",
       "loadConfig",
       "loadSecretKey",
+      "metaToolDefinitions",
       "noopLogger",
       "normalizeConfig",
       "normalizeToolResult",
       "oauthStoreKey",
+      "resolveToolSearch",
     ]
   `);
 });

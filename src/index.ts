@@ -51,6 +51,12 @@ export type { SubscribedResource } from './client/routing/resource-subscriptions
 export { isProviderSafeName } from './client/catalog/name-catalog.js';
 export type { NameCollision, NameRename, NameReport, RenameReason } from './client/catalog/name-catalog.js';
 export type { CatalogDiff } from './client/catalog/routed-catalog.js';
+export { ToolIndex, DEFAULT_SEARCH_LIMIT } from './client/search/tool-index.js';
+export type { IndexSyncResult, ToolMatch, ToolSearchOptions } from './client/search/tool-index.js';
+export { TOOL_SEARCH_MODES, estimateDefinitionTokens, resolveToolSearch } from './client/search/tool-search-mode.js';
+export type { ResolvedToolSearch, ToolSearchMode, ToolSearchOption, ToolSearchSettings } from './client/search/tool-search-mode.js';
+export { CALL_TOOL_NAME, SEARCH_TOOLS_NAME, ToolDiscovery, metaToolDefinitions } from './client/search/discovery-tools.js';
+export type { DiscoveryClient, FoundTool, MetaToolDefinition } from './client/search/discovery-tools.js';
 export type { ContentItem, MediaContentItem, ResourceContentItem, ResourceContents, ResourceLinkContentItem, TextContentItem, ToolResult } from './result/tool-result.js';
 export { normalizeToolResult } from './result/normalize-tool-result.js';
 export type { CallStats, ClientStats, LatencySummary, ServerStats, TimelinePoint, ToolStats } from './metrics/stats-types.js';

@@ -5,7 +5,9 @@
  * AI SDK's abort signal, returns the normalized `ToolResult` as output, and maps it for the model with
  * `toModelOutput` (images as images). A call that cannot run throws, which the AI SDK reports to the
  * model as a tool error. `AiSdkToolset.live` is a tool set whose keys follow the catalog, read again
- * at every step of `generateText` / `streamText`.
+ * at every step of `generateText` / `streamText`. With `toolSearch` on, `live` also holds `search_tools`
+ * and `call_tool`, and `prepareStep` makes only those, the pinned tools and the tools found so far
+ * active at each step (the AI SDK's `activeTools`), so found tools are offered from the next step on.
  */
 
 import { dynamicTool, jsonSchema, type Tool, type ToolSet } from 'ai';
@@ -16,6 +18,9 @@ import { toAiSdkModelOutput, type AiSdkAudioMode } from './ai-sdk-output.js';
 import { isToolResult } from './result-parts.js';
 import { CatalogView, type ToolsChange } from './catalog-view.js';
 import { toProviderSchema } from './provider-schema.js';
+import { ToolSearchOffer } from './tool-search-offer.js';
+import { SEARCH_TOOLS_NAME } from '../client/search/discovery-tools.js';
+import type { ToolSearchOption } from '../client/search/tool-search-mode.js';
 
 /** Options of the AI SDK tools. */
 export interface AiSdkToolOptions {
@@ -27,6 +32,8 @@ export interface AiSdkToolOptions {
   filter?: (tool: CatalogTool) => boolean;
   /** How audio results are sent: `'file-data'` parts, or `'describe'`d in text. @default 'describe' */
   audio?: AiSdkAudioMode;
+  /** {@link AiSdkToolset} only: progressive discovery (`'off'` | `'on'` | `'auto'` or settings). @default 'off' */
+  toolSearch?: ToolSearchOption;
 }
 
 /** One AI SDK tool for a catalog tool. */
@@ -67,11 +74,15 @@ export function createAiSdkTools(client: AdapterClient, options: AiSdkToolOption
 export class AiSdkToolset {
   readonly #view: CatalogView<ToolSet>;
   readonly #known = new Map<string, Tool>();
+  readonly #search: ToolSearchOffer;
   #live: ToolSet | undefined;
 
   constructor(client: AdapterClient, options: AiSdkToolOptions = {}) {
+    this.#search = new ToolSearchOffer(client, options.toolSearch, { ...(options.filter === undefined ? {} : { allow: options.filter }), withFound: true });
     this.#view = new CatalogView(client, (catalog) => {
       const tools: ToolSet = {};
+      // The meta-tools are in the set whenever search may be used; `activeTools` decides what is offered.
+      if (this.#search.discovery.settings.mode !== 'off') for (const meta of this.#search.metaTools()) tools[meta.name] = this.#metaTool(meta, options);
       for (const tool of catalog) {
         if (!(options.filter?.(tool) ?? true)) continue;
         const built = createAiSdkTool(client, tool, options);
@@ -79,6 +90,40 @@ export class AiSdkToolset {
         this.#known.set(tool.name, built);
       }
       return tools;
+    });
+  }
+
+  /** True when the model is offered search_tools and call_tool instead of every tool. */
+  get searching(): boolean {
+    return this.#search.current().searching;
+  }
+
+  /**
+   * The names to offer at this step: undefined (every tool) while search is not in force, else the
+   * meta-tools, the pinned tools and the tools found so far. Pass as `activeTools`, or use {@link prepareStep}.
+   */
+  activeTools(): string[] | undefined {
+    const offer = this.#search.current();
+    return offer.searching ? offer.tools.map((tool) => tool.name) : undefined;
+  }
+
+  /** A `prepareStep` for `generateText` / `streamText` that sets `activeTools` at every step. */
+  readonly prepareStep = (): { activeTools?: string[] } => {
+    const active = this.activeTools();
+    return active === undefined ? {} : { activeTools: active };
+  };
+
+  #metaTool(meta: CatalogTool, options: AiSdkToolOptions): Tool {
+    const discovery = this.#search.discovery;
+    return dynamicTool({
+      description: meta.description ?? meta.name,
+      inputSchema: jsonSchema(meta.inputSchema),
+      execute: async (input, { abortSignal }) => {
+        if (meta.name === SEARCH_TOOLS_NAME) return discovery.search(input).result;
+        const callOptions: CallOptions = { ...(abortSignal === undefined ? {} : { signal: abortSignal }), ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) };
+        return discovery.call(input, callOptions);
+      },
+      toModelOutput: ({ output }) => (isToolResult(output) ? toAiSdkModelOutput(output, options.audio === undefined ? {} : { audio: options.audio }) : { type: 'json', value: null }),
     });
   }
 

@@ -12,4 +12,5 @@ export type { AiSdkAudioMode, AiSdkModelOutput } from './ai-sdk-output.js';
 export { toProviderSchema } from './provider-schema.js';
 export type { ProviderSchema, ProviderSchemaOptions } from './provider-schema.js';
 export type { AdapterClient } from './adapter-client.js';
+export type { ToolSearchMode, ToolSearchOption, ToolSearchSettings } from '../client/search/tool-search-mode.js';
 export type { ToolsChange } from './catalog-view.js';

@@ -4,17 +4,24 @@
  * `tools-changed` (a server came back, a `list_changed` added a tool), and `getTool` resolves any name
  * the client can route, including one given out before a rename. Hand `tools` to an agent built once,
  * or — to see changes inside a running agent — use `createSwitchboardMiddleware` with `createAgent`.
+ * With `toolSearch` on, `tools` is `search_tools`, `call_tool`, the pinned tools and every tool a
+ * search has found so far: through the middleware, found tools become real tools on the next model call.
  */
 
 import type { CatalogTool } from '../client/multi-server-client.js';
 import type { AdapterClient } from './adapter-client.js';
 import { CatalogView, type ToolsChange } from './catalog-view.js';
 import { SwitchboardTool, type LangChainToolOptions } from './langchain-tool.js';
+import { ToolSearchTool } from './langchain-search-tool.js';
+import { ToolSearchOffer } from './tool-search-offer.js';
+import type { ToolSearchOption } from '../client/search/tool-search-mode.js';
 
 /** Options of {@link LangChainToolset}. */
 export interface LangChainToolsetOptions extends LangChainToolOptions {
   /** Only these tools. @default every tool */
   filter?: (tool: CatalogTool) => boolean;
+  /** Progressive discovery (`'off'` | `'on'` | `'auto'` or settings; see `ToolSearchSettings`). @default 'off' */
+  toolSearch?: ToolSearchOption;
 }
 
 /**
@@ -34,10 +41,13 @@ export class LangChainToolset {
   #previous = new Map<string, SwitchboardTool>();
   // Every tool ever built, by name: a call to a tool whose server is down still reaches the client.
   readonly #known = new Map<string, SwitchboardTool>();
+  readonly #search: ToolSearchOffer;
+  #metaTools = new Map<string, ToolSearchTool>();
 
   constructor(client: AdapterClient, options: LangChainToolsetOptions = {}) {
     this.#client = client;
     this.#options = options;
+    this.#search = new ToolSearchOffer(client, options.toolSearch, { ...(options.filter === undefined ? {} : { allow: options.filter }), withFound: true });
     this.#view = new CatalogView(client, (tools) => {
       const previous = this.#previous;
       const next = new Map<string, SwitchboardTool>();
@@ -55,7 +65,24 @@ export class LangChainToolset {
 
   /** The tools as the catalog is now. */
   get tools(): SwitchboardTool[] {
-    return [...this.#view.current.values()];
+    const current = this.#view.current;
+    const offer = this.#search.current();
+    if (!offer.searching) return [...current.values()];
+    return offer.tools.map((tool) => (tool.server === '' ? this.#metaTool(tool) : (current.get(tool.name) ?? this.toolFor(tool.name))));
+  }
+
+  /** True when `tools` offers search_tools and call_tool instead of every tool. */
+  get searching(): boolean {
+    return this.#search.current().searching;
+  }
+
+  /** The LangChain tool of a meta-tool; kept while its definition (which names the tool count) is unchanged. */
+  #metaTool(definition: CatalogTool): ToolSearchTool {
+    const kept = this.#metaTools.get(definition.name);
+    if (kept !== undefined && kept.description === definition.description) return kept;
+    const tool = new ToolSearchTool(this.#client, this.#search.discovery, definition, this.#options);
+    this.#metaTools.set(definition.name, tool);
+    return tool;
   }
 
   /** The version of the catalog `tools` was built from. */
@@ -79,6 +106,10 @@ export class LangChainToolset {
    * the server is back), else one that lets the client say there is no such tool.
    */
   toolFor(name: string): SwitchboardTool {
+    if (this.#search.isMetaCall(name)) {
+      const definition = this.#search.metaTools().find((meta) => meta.name === name);
+      if (definition !== undefined) return this.#metaTool(definition);
+    }
     const tool = this.getTool(name) ?? this.#known.get(name);
     if (tool !== undefined) return tool;
     return new SwitchboardTool(this.#client, { name, server: '', originalName: name, inputSchema: { type: 'object' } }, this.#options);

@@ -18,4 +18,6 @@ export { toLangChainContent, toContentBlock } from './langchain-content.js';
 export { toProviderSchema } from './provider-schema.js';
 export type { ProviderSchema, ProviderSchemaOptions } from './provider-schema.js';
 export type { AdapterClient } from './adapter-client.js';
+export { ToolSearchTool } from './langchain-search-tool.js';
+export type { ToolSearchMode, ToolSearchOption, ToolSearchSettings } from '../client/search/tool-search-mode.js';
 export type { ToolsChange } from './catalog-view.js';

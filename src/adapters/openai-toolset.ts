@@ -4,6 +4,8 @@
  * Responses API (provider-safe schemas, optional strict mode), and an executor that runs the model's
  * tool calls — concurrently — through `client.callTool` by exposed name, so definitions handed out
  * before a restart or a `list_changed` keep working. Failures become tool output the model can read.
+ * Never more than the API's 128 tools: past it (or when `toolSearch` says so) the model gets
+ * `search_tools` and `call_tool` instead of every definition.
  */
 
 import type { CatalogTool } from '../client/multi-server-client.js';
@@ -21,6 +23,10 @@ import {
 } from './openai-messages.js';
 import { toProviderSchema, type ProviderSchema } from './provider-schema.js';
 import { toResultParts } from './result-parts.js';
+import { OPENAI_MAX_TOOLS, ToolSearchOffer } from './tool-search-offer.js';
+import type { ToolSearchOption } from '../client/search/tool-search-mode.js';
+import { CALL_TOOL_NAME, SEARCH_TOOLS_NAME } from '../client/search/discovery-tools.js';
+import { ErrorCode, SwitchboardError } from '../errors.js';
 import { isCallerAbort, toolFailureText } from './tool-failure.js';
 
 /** A Chat Completions function tool (assignable to the `openai` package's `ChatCompletionTool`). */
@@ -59,6 +65,12 @@ export interface OpenAIToolsetOptions extends OpenAIToolOptions {
   chatMedia?: ChatMediaMode;
   /** Deadline of each call. @default the server's `callTimeout` */
   timeoutMs?: number;
+  /**
+   * Progressive discovery: `'on'`, `'auto'` (on above a tool count or token budget) or `'off'`, or
+   * settings with thresholds and pinned tools. Unset: every tool, unless there are more than 128 (the
+   * API's limit), then tool search. `'off'` with more than 128 tools throws a LimitExceeded error.
+   */
+  toolSearch?: ToolSearchOption;
 }
 
 /** Options of one batch of tool calls. */
@@ -97,6 +109,10 @@ export function toResponsesTools(tools: readonly CatalogTool[], options: OpenAIT
 }
 
 function prepare(tools: readonly CatalogTool[], options: OpenAIToolOptions): PreparedTool[] {
+  const count = options.filter === undefined ? tools.length : tools.filter(options.filter).length;
+  if (count > OPENAI_MAX_TOOLS) {
+    throw new SwitchboardError(ErrorCode.LimitExceeded, `OpenAI accepts at most ${OPENAI_MAX_TOOLS} tools in one request, and ${count} were given. Use createOpenAIToolset(client, { toolSearch: 'auto' }) so the model gets search_tools and call_tool instead, or pass fewer tools (filter).`, { details: { tools: count, max: OPENAI_MAX_TOOLS, retryable: false } });
+  }
   return tools.filter((tool) => options.filter?.(tool) ?? true).map((tool) => ({ tool, schema: toProviderSchema(tool.inputSchema, { strict: options.strict === true }) }));
 }
 
@@ -121,21 +137,30 @@ export class OpenAIToolset {
   readonly #client: AdapterClient;
   readonly #options: OpenAIToolsetOptions;
   readonly #view: CatalogView<Map<string, PreparedTool>>;
+  readonly #search: ToolSearchOffer;
 
   constructor(client: AdapterClient, options: OpenAIToolsetOptions = {}) {
     this.#client = client;
     this.#options = options;
-    this.#view = new CatalogView(client, (tools) => new Map(prepare(tools, options).map((prepared) => [prepared.tool.name, prepared])));
+    this.#search = new ToolSearchOffer(client, options.toolSearch, { ...(options.filter === undefined ? {} : { allow: options.filter }), limit: { max: OPENAI_MAX_TOOLS, provider: 'OpenAI' } });
+    const withoutFilter = { ...options, filter: undefined };
+    // Prepared per catalog version: the offered tools (every tool, or the meta-tools and pinned ones).
+    this.#view = new CatalogView(client, () => new Map(prepare(this.#search.current().tools, withoutFilter).map((prepared) => [prepared.tool.name, prepared])));
+  }
+
+  /** True when the model is offered search_tools and call_tool instead of every definition. */
+  get searching(): boolean {
+    return this.#search.current().searching;
   }
 
   /** Chat Completions `tools` for the catalog as it is now. */
   chatCompletionsTools(): OpenAIChatFunctionTool[] {
-    return toChatCompletionsTools(this.#tools(), this.#options);
+    return toChatCompletionsTools(this.#tools(), { ...this.#options, filter: undefined });
   }
 
   /** Responses API `tools` for the catalog as it is now. */
   responsesTools(): OpenAIResponsesFunctionTool[] {
-    return toResponsesTools(this.#tools(), this.#options);
+    return toResponsesTools(this.#tools(), { ...this.#options, filter: undefined });
   }
 
   #tools(): CatalogTool[] {
@@ -168,13 +193,20 @@ export class OpenAIToolset {
     if (call.problem !== undefined) return failed(call.problem);
     const parsed = parseArguments(call.arguments);
     if (typeof parsed === 'string') return failed(`The arguments of ${call.name} are not a JSON object (${parsed}); call it again with a JSON object.`);
-    const prepared = this.#view.current.get(call.name);
-    const args = prepared === undefined ? parsed : prepared.schema.restoreArguments(parsed);
     const callOptions: CallOptions = {
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(this.#options.timeoutMs === undefined ? {} : { timeoutMs: this.#options.timeoutMs }),
     };
     try {
+      if (this.#search.isMetaCall(call.name)) {
+        if (call.name === SEARCH_TOOLS_NAME) return { callId: call.id, name: call.name, ok: true, parts: toResultParts(this.#search.discovery.search(parsed).result) };
+        if (call.name === CALL_TOOL_NAME) {
+          const result = await this.#search.discovery.call(parsed, callOptions);
+          return { callId: call.id, name: call.name, ok: !result.isError, parts: toResultParts(result) };
+        }
+      }
+      const prepared = this.#view.current.get(call.name);
+      const args = prepared === undefined ? parsed : prepared.schema.restoreArguments(parsed);
       const result = await this.#client.callTool(call.name, args, callOptions);
       return { callId: call.id, name: call.name, ok: !result.isError, parts: toResultParts(result) };
     } catch (error) {

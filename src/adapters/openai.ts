@@ -18,4 +18,6 @@ export type {
 export { toProviderSchema, DEFAULT_MAX_RECURSION } from './provider-schema.js';
 export type { ProviderSchema, ProviderSchemaOptions } from './provider-schema.js';
 export type { AdapterClient } from './adapter-client.js';
+export { OPENAI_MAX_TOOLS } from './tool-search-offer.js';
+export type { ToolSearchMode, ToolSearchOption, ToolSearchSettings } from '../client/search/tool-search-mode.js';
 export type { ToolsChange } from './catalog-view.js';

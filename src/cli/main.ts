@@ -178,7 +178,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     .option('--once <question>', 'Ask one question, print the answer, exit')
     .option('--system <prompt>', 'System prompt')
     .option('--server <name>', 'Only start this server (repeatable)')
-    .action((flags: GlobalFlags & { model?: unknown; once?: unknown; system?: unknown }) => {
+    .option('--tool-search <mode>', 'off | on | auto: offer search_tools and call_tool instead of every tool (auto: above 40 tools or ~8,000 tokens of definitions; default auto)')
+    .action((flags: GlobalFlags & { model?: unknown; once?: unknown; system?: unknown; toolSearch?: unknown }) => {
       pending = import('./commands/chat.js').then(({ chat }) =>
         chat({
           ...configFlag(flags),
@@ -186,6 +187,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
           ...(flags.model === undefined ? {} : { model: String(flags.model) }),
           ...(flags.once === undefined ? {} : { once: String(flags.once) }),
           ...(flags.system === undefined ? {} : { system: String(flags.system) }),
+          ...(flags.toolSearch === undefined ? {} : { toolSearch: String(flags.toolSearch) }),
           logger: setup(flags),
           signal: abort.signal,
         }),
@@ -212,10 +214,10 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   type RegistryCommand = (argv: readonly string[], logger: Logger) => Promise<void>;
   const registryCommands: Array<{ usage: string; description: string; options: Array<[string, string]>; examples: string[]; load: () => Promise<RegistryCommand> }> = [
     {
-      usage: 'users <add|list|remove> [name]',
-      description: 'Registry users: add NAME [--admin], list, remove NAME',
-      options: [['--admin', 'The new user is an administrator (not bound by the tenant policy)']],
-      examples: ['switchboard users add alice', 'switchboard users list --json'],
+      usage: 'users <add|list|remove|tool-search> [name] [mode]',
+      description: 'Registry users: add NAME [--admin], list, remove NAME, tool-search NAME off|on|auto (what /mcp offers them)',
+      options: [['--admin', 'The new user is an administrator (not bound by the tenant policy)'], ['--pinned <names>', 'tool-search: tools offered as themselves besides search_tools and call_tool (comma-separated names or globs)']],
+      examples: ['switchboard users add alice', 'switchboard users list --json', 'switchboard users tool-search alice auto --pinned "files__read_*"'],
       load: async () => (await import('./commands/users.js')).users,
     },
     {

@@ -33,6 +33,8 @@ import { resourceOwner } from './routing/resource-owner.js';
 import { subscribeResource, unsubscribeResource } from './routing/subscribe-resource.js';
 import type { SubscribedResource } from './routing/resource-subscriptions.js';
 import { servingConnection } from './routing/serving-connection.js';
+import { searchCatalog } from './search/catalog-search.js';
+import type { ToolSearchOptions } from './search/tool-index.js';
 import { applyReconfigure } from './servers/apply-reconfigure.js';
 import { closeSlots } from './servers/close-slots.js';
 import type { ReconfigureResult } from './servers/reconfigure-plan.js';
@@ -163,6 +165,11 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
   /** Every tool of every ready server, under its exposed name. Cached: no `tools/list` per call. */
   listTools(): CatalogTool[] {
     return [...this.#core.catalogs.tools.entries];
+  }
+
+  /** The tools best matching `query` (BM25 over name words, descriptions, parameters, servers), best first. */
+  searchTools(query: string, options: ToolSearchOptions = {}): CatalogTool[] {
+    return searchCatalog(this, query, options);
   }
 
   /** The tool an exposed name routes to (also a name given out before a rename). */

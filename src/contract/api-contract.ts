@@ -140,6 +140,18 @@ export interface ToolsResponse {
   tools: ToolView[];
   /** Bumps on every change of the catalog. */
   version: number;
+  /** With `?q=`: the query the tools were ranked for (best match first). */
+  query?: string;
+}
+
+/** How the user's `/mcp` endpoint offers tools (`GET` / `PUT /api/tool-search`). */
+export interface ToolSearchView {
+  toolSearch: { mode: 'off' | 'on' | 'auto'; maxTools?: number; maxTokens?: number; pinned?: string[] };
+  /** Whether clients on /mcp get search_tools and call_tool now. */
+  active: boolean;
+  tools: number;
+  estimatedTokens: number;
+  thresholds: { maxTools: number; maxTokens: number };
 }
 
 /** The body of `POST /api/tools/:name/call`. */

@@ -23,7 +23,8 @@ import { Conversation, type CallConversations } from './call-conversations.js';
 import type { CallDownstream, CallTracker } from './call-tracker.js';
 import { DEFAULT_FORWARDED_REQUEST_TIMEOUT_MS } from './gateway-defaults.js';
 import { isLogLevel, passesLevel, type DownstreamSession, type UpstreamResource } from './downstream-session.js';
-import { failureResult, isRecord, toProtocolError, toWirePromptResult, toWireReadResult, toWireResult, toWireTool } from './wire-format.js';
+import { failureResult, isRecord, toProtocolError, toWirePromptResult, toWireReadResult, toWireResult } from './wire-format.js';
+import { listedTools, routeToolCall } from './gateway-tool-search.js';
 
 /** What an aggregated server needs from its surroundings (the user's endpoint). */
 export interface AggregatedServerHost {
@@ -64,12 +65,14 @@ export function createAggregatedServer(options: AggregatedServerOptions): Server
   const server = new Server({ name: 'mcp-switchboard', version: VERSION }, { capabilities: GATEWAY_CAPABILITIES, instructions: instructionsOf(host.client()) });
   if (session !== undefined) session.server = server;
 
-  server.setRequestHandler('tools/list', () => ({ tools: host.client().listTools().map(toWireTool) }));
+  server.setRequestHandler('tools/list', () => ({ tools: listedTools(host.client()) }));
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const client = host.client();
-    const name = request.params.name;
-    const args = request.params.arguments ?? {};
+    // Under tool search, search_tools is answered here and call_tool becomes the call of the tool it names.
+    const routed = routeToolCall(client, request.params.name, request.params.arguments ?? {});
+    if ('answer' in routed) return routed.answer;
+    const { name, args } = routed;
     const tool = client.getTool(name);
     if (tool === undefined) {
       // The client's own refusal says why (no such tool, or its server is down); it never calls out.

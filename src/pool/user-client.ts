@@ -216,9 +216,14 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
    */
   async refresh(config: UserServerConfig): Promise<boolean> {
     if (this.#closing !== undefined) return false;
+    // A new tool-search setting changes what clients on /mcp are offered: they are told to list again.
+    const searchChanged = JSON.stringify(this.#user.toolSearch) !== JSON.stringify(config.user.toolSearch);
     this.#user = config.user;
     this.#limiter.setLimit(config.policy?.maxConcurrentCalls ?? Number.POSITIVE_INFINITY);
-    if (signatureOf(config) === this.#current.signature) return false;
+    if (signatureOf(config) === this.#current.signature) {
+      if (searchChanged) this.emit('tools-changed', { added: [], removed: [], renamed: [], version: ++this.#version, reason: 'list-changed' });
+      return false;
+    }
     if (reconfigurableInPlace(this.#current.config, config)) return this.#reconfigure(config);
     const next = await connectGeneration(config, this.#options);
     // The new client is subscribed before it serves: the subscribers of the old one carry on.

@@ -14,6 +14,8 @@ export interface UsersTable {
   is_admin: number;
   /** JSON `Partial<TenantPolicy>`: this user's explicit exceptions to the global policy, or null. */
   policy: string | null;
+  /** JSON `ToolSearchSettings` of the user's gateway endpoint, or null for the default (migration 007). */
+  tool_search?: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -13,6 +13,7 @@ import type { HostResolver } from './resolve-host.js';
 import type { RegistryChange, RegistryUser, UserRef } from './registry-types.js';
 import type { SecretBox } from './secret-box.js';
 import { parsePolicy, type TenantPolicy } from './tenant-policy.js';
+import { parseStoredToolSearch } from './stored-tool-search.js';
 
 /** Internal services of one registry. */
 export interface RegistryContext {
@@ -65,6 +66,7 @@ export function toUser(row: RegistryDatabase['users']): RegistryUser {
     name: row.name,
     isAdmin: row.is_admin === 1,
     ...(row.policy === null ? {} : { policy: parsePolicy(parseStoredJson(row.policy, 'user policy'), `users.${row.name}.policy`) }),
+    ...(row.tool_search === null || row.tool_search === undefined ? {} : { toolSearch: parseStoredToolSearch(row.tool_search, row.name) }),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -4,6 +4,7 @@
  * masked (see {@link maskSecret}), token hashes never leave the store.
  */
 
+import type { ToolSearchSettings } from '../client/search/tool-search-mode.js';
 import type { SwitchboardConfig } from '../config/server-spec.js';
 import type { TenantPolicy } from './tenant-policy.js';
 
@@ -15,6 +16,8 @@ export interface RegistryUser {
   isAdmin: boolean;
   /** This user's explicit exceptions to the global policy. */
   policy?: Partial<TenantPolicy>;
+  /** How this user's gateway endpoint offers tools (search_tools + call_tool, or every definition); unset: off. */
+  toolSearch?: ToolSearchSettings;
   createdAt: string;
   updatedAt: string;
 }

@@ -9,6 +9,8 @@ import { newId } from './new-id.js';
 import { USER_NAME, checkName, requireUser, timestamp, toUser, type RegistryContext } from './registry-context.js';
 import type { RegistryUser, UserRef } from './registry-types.js';
 import { parsePolicy, type TenantPolicy } from './tenant-policy.js';
+import type { ToolSearchOption } from '../client/search/tool-search-mode.js';
+import { toStoredToolSearch } from './stored-tool-search.js';
 
 /** Options of {@link UserStore.add}. */
 export interface AddUserOptions {
@@ -68,6 +70,18 @@ export class UserStore {
     const user = await requireUser(this.#context, ref);
     await this.#context.db.deleteFrom('users').where('id', '=', user.id).execute();
     await this.#context.notify({ kind: 'user', action: 'removed', userId: user.id, name: user.name });
+  }
+
+  /**
+   * Sets how this user's gateway endpoint offers tools: `'on'`, `'auto'` (with thresholds), `'off'`, or
+   * undefined for the default. Checked here: a bad value is an InvalidArgument naming the field.
+   */
+  async setToolSearch(ref: UserRef, option: ToolSearchOption | undefined): Promise<RegistryUser> {
+    const user = await requireUser(this.#context, ref);
+    const stored = option === undefined ? null : JSON.stringify(toStoredToolSearch(option, `users.${user.name}.toolSearch`));
+    await this.#context.db.updateTable('users').set({ tool_search: stored, updated_at: timestamp() }).where('id', '=', user.id).execute();
+    await this.#context.notify({ kind: 'user', action: 'updated', userId: user.id, name: user.name });
+    return requireUser(this.#context, { id: user.id });
   }
 
   /** Grants or withdraws the admin role. */

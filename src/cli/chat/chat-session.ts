@@ -13,6 +13,7 @@ import { createAgent } from 'langchain';
 import { createLangChainToolset, createSwitchboardMiddleware, type LangChainToolset } from '../../adapters/langchain.js';
 import { isToolResult, resultToText } from '../../adapters/result-parts.js';
 import type { MultiServerClient } from '../../client/multi-server-client.js';
+import type { ToolSearchOption } from '../../client/search/tool-search-mode.js';
 import type { ModelEndpoint } from './model-endpoint.js';
 
 /** The system prompt of a chat unless `--system` replaces it. */
@@ -34,6 +35,8 @@ export interface ChatSessionOptions {
   systemPrompt?: string;
   /** Retries of a failed model request. @default 1 */
   maxRetries?: number;
+  /** Progressive discovery: with a large catalog the model gets search_tools and call_tool. @default 'auto' */
+  toolSearch?: ToolSearchOption;
 }
 
 /** A conversation with an agent that uses the client's tools. */
@@ -43,7 +46,7 @@ export class ChatSession {
   #history: BaseMessage[] = [];
 
   constructor(options: ChatSessionOptions) {
-    this.toolset = createLangChainToolset(options.client);
+    this.toolset = createLangChainToolset(options.client, { toolSearch: options.toolSearch ?? 'auto' });
     const model = new ChatOpenAI({
       model: options.endpoint.model,
       // Local servers take no key, but the client insists on one.

@@ -17,6 +17,7 @@ import { CliExit, ExitCode, usageError } from '../cli-error.js';
 import { catalogCacheDir, loadConfigForCli } from '../connect-config.js';
 import { style, writeDiagnostic, writeResult, writeText } from '../output.js';
 import type { ChatEvent, ChatSession } from '../chat/chat-session.js';
+import { TOOL_SEARCH_MODES, type ToolSearchMode } from '../../client/search/tool-search-mode.js';
 import { describeModelError, resolveModelEndpoint, type ModelEndpoint } from '../chat/model-endpoint.js';
 
 /** Options of {@link chat}. */
@@ -27,6 +28,8 @@ export interface ChatOptions {
   /** Ask this one question, print the answer, exit. */
   once?: string;
   system?: string;
+  /** `--tool-search off|on|auto`. @default 'auto' */
+  toolSearch?: string;
   logger: Logger;
   /** Ends the chat (Ctrl-C twice, or once when not on a terminal). */
   signal?: AbortSignal;
@@ -42,6 +45,8 @@ const TOOL_OUTPUT_PREVIEW = 160;
 /** Runs the chat until `/exit`, end of input, or the end of the `--once` turn. */
 export async function chat(options: ChatOptions): Promise<void> {
   if (options.once !== undefined && options.once.trim() === '') throw usageError('--once needs a question, e.g. --once "what files are in the sandbox?"');
+  const toolSearch = options.toolSearch ?? 'auto';
+  if (!isToolSearchMode(toolSearch)) throw usageError(`--tool-search must be one of ${TOOL_SEARCH_MODES.join(', ')}, got "${toolSearch}"`);
   const endpoint = await resolveModelEndpoint(options.model === undefined ? {} : { model: options.model }, options.env ?? process.env);
   const { ChatSession } = await loadSession();
   const { config, source } = await loadConfigForCli(options);
@@ -50,9 +55,9 @@ export async function chat(options: ChatOptions): Promise<void> {
   // Unlike the one-shot commands, a chat lasts: servers that fail or die are retried in the background.
   // The catalog cache keeps the names the model sees the same whichever servers are up.
   const client = await MultiServerClient.connect(config, { logger: options.logger, catalogCache: catalogCacheDir(source) });
-  const session = new ChatSession({ client, endpoint, ...(options.system === undefined ? {} : { systemPrompt: options.system }) });
+  const session = new ChatSession({ client, endpoint, toolSearch, ...(options.system === undefined ? {} : { systemPrompt: options.system }) });
   try {
-    announce(client, endpoint, options.once === undefined);
+    announce(client, session, endpoint, options.once === undefined);
     if (options.once !== undefined) {
       const ok = await runTurn(session, options.once, endpoint, options.signal, true);
       if (!ok) throw new CliExit(options.signal?.aborted === true ? ExitCode.Interrupted : ExitCode.Failed);
@@ -85,13 +90,18 @@ async function loadSession(): Promise<typeof import('../chat/chat-session.js')> 
   }
 }
 
-function announce(client: MultiServerClient, endpoint: ModelEndpoint, interactive: boolean): void {
+function isToolSearchMode(value: string): value is ToolSearchMode {
+  return (TOOL_SEARCH_MODES as readonly string[]).includes(value);
+}
+
+function announce(client: MultiServerClient, session: ChatSession, endpoint: ModelEndpoint, interactive: boolean): void {
   const servers = client.status().filter((status) => status.enabled);
   const ready = servers.filter((status) => status.state === 'ready');
   for (const status of servers) {
     if (status.state !== 'ready') writeDiagnostic(style.yellow(`server ${status.name} is ${status.state}${status.error === undefined ? '' : `: ${status.error.message}`} (retrying in the background)`));
   }
-  writeDiagnostic(style.dim(`${ready.length}/${servers.length} servers, ${client.listTools().length} tools; model ${endpoint.model} at ${endpoint.baseUrl}`));
+  const search = session.toolset.searching ? ' (offered through search_tools and call_tool)' : '';
+  writeDiagnostic(style.dim(`${ready.length}/${servers.length} servers, ${client.listTools().length} tools${search}; model ${endpoint.model} at ${endpoint.baseUrl}`));
   if (interactive) writeDiagnostic(style.dim('type a question; /tools, /servers, /exit'));
 }
 

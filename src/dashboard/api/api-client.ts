@@ -6,7 +6,7 @@
 import { createParser } from 'eventsource-parser';
 import { isRecord } from '../model/is-record.js';
 import { ApiError, parseErrorBody } from './api-error.js';
-import type { CallAnswer, CallProgress, LoginResponse, MeResponse, ServerChange, ServerResponse, ServersResponse, StatsResponse, TemplatesResponse, ToolsResponse } from '../../contract/api-contract.js';
+import type { CallAnswer, CallProgress, LoginResponse, MeResponse, ServerChange, ServerResponse, ServersResponse, StatsResponse, TemplatesResponse, ToolSearchView, ToolsResponse } from '../../contract/api-contract.js';
 
 export type { CallProgress, ServerChange };
 
@@ -70,6 +70,22 @@ export class ApiClient {
 
   tools(): Promise<ToolsResponse> {
     return this.#request('GET', 'api/tools');
+  }
+
+  /** The catalog's tool search (the index agents search): best matches first. */
+  searchTools(query: string, options: { server?: string; limit?: number; signal?: AbortSignal } = {}): Promise<ToolsResponse> {
+    const params = new URLSearchParams({ q: query, limit: String(options.limit ?? 200) });
+    if (options.server !== undefined && options.server !== '') params.set('server', options.server);
+    return this.#request('GET', `api/tools?${params.toString()}`, undefined, { signal: options.signal });
+  }
+
+  /** The signed-in user's tool-search setting for /mcp. */
+  toolSearch(): Promise<ToolSearchView> {
+    return this.#request('GET', 'api/tool-search');
+  }
+
+  setToolSearch(mode: ToolSearchView['toolSearch']['mode']): Promise<ToolSearchView> {
+    return this.#request('PUT', 'api/tool-search', { mode });
   }
 
   /**

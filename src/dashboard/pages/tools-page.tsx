@@ -2,7 +2,9 @@
  * @module dashboard/pages/tools-page
  * Every tool of every server: search, filter by server, pick one to read and try. The search, the
  * filter, the page and the chosen tool live in the URL, so a link opens the same view. The list is
- * paged ({@link TOOLS_PAGE_SIZE} rows at a time): drawing 100,000 rows at once took 20 s.
+ * paged ({@link TOOLS_PAGE_SIZE} rows at a time): drawing 100,000 rows at once took 20 s. A search
+ * is ranked by the gateway's tool index (what agents' `search_tools` finds), best first; until its
+ * answer arrives (and for catalogs too large to index) the words are matched in names and descriptions.
  */
 
 import { useMemo } from 'preact/hooks';
@@ -15,6 +17,8 @@ import { pageOf, TOOLS_PAGE_SIZE } from '../model/page-of.js';
 import { useSession } from '../state/session.js';
 import { useLoader } from '../state/use-loader.js';
 import { hrefOf, replaceRoute } from '../state/use-route.js';
+import { useRankedSearch } from '../state/use-ranked-search.js';
+import { ToolSearchSetting } from '../components/tool-search-setting.js';
 
 export function ToolsPage({ params }: { params: URLSearchParams }) {
   const { api } = useSession();
@@ -26,14 +30,18 @@ export function ToolsPage({ params }: { params: URLSearchParams }) {
   const all = useMemo(() => tools.data?.tools ?? [], [tools.data]);
   const servers = useMemo(() => [...new Set(all.map((tool) => tool.server))].sort(), [all]);
   const needle = query.trim().toLowerCase();
+  const ranked = useRankedSearch(api, query, server, all.length, tools.data?.version);
+  const byName = useMemo(() => new Map(all.map((tool) => [tool.name, tool])), [all]);
   const shown = useMemo(
     () =>
-      all.filter(
+      ranked !== undefined
+        ? ranked.flatMap((name) => byName.get(name) ?? [])
+        : all.filter(
         (tool) =>
           (server === '' || tool.server === server) &&
           (needle === '' || [tool.name, tool.title ?? '', tool.description ?? '', tool.server].some((text) => text.toLowerCase().includes(needle))),
       ),
-    [all, server, needle],
+    [all, server, needle, ranked, byName],
   );
   const current = pageOf(shown, requestedPage, TOOLS_PAGE_SIZE);
   const page = current.page === 1 ? '' : String(current.page);
@@ -47,7 +55,7 @@ export function ToolsPage({ params }: { params: URLSearchParams }) {
         <div class="filters">
           <div class="field">
             <label for="tool-search">Search tools</label>
-            <input id="tool-search" type="search" value={query} placeholder="name or description" onInput={(event) => set({ q: event.currentTarget.value })} />
+            <input id="tool-search" type="search" value={query} placeholder="what do you want to do?" onInput={(event) => set({ q: event.currentTarget.value })} />
           </div>
           <div class="field">
             <label for="tool-server">Server</label>
@@ -61,6 +69,7 @@ export function ToolsPage({ params }: { params: URLSearchParams }) {
             </select>
           </div>
         </div>
+        <ToolSearchSetting />
         <p class="muted small" role="status">
           {tools.data === undefined
             ? tools.loading

@@ -1,6 +1,7 @@
 /**
  * @module gateway/routes/api-tools
- * `GET /api/tools` (the user's catalog and its version) and `POST /api/tools/:name/call`
+ * `GET /api/tools` (the user's catalog and its version; with `?q=words`, the best matches of the
+ * client's tool search, best first, up to `limit` (default 50), optionally of one `server`) and `POST /api/tools/:name/call`
  * (`{ "arguments": {…} }` → `{ result, durationMs }`; a result with `isError` is a 200 too; failures
  * are error JSON: 400 bad arguments, 404 unknown tool, 429 the user's call limit, 502 the upstream
  * failed, 504 it timed out). A call made here counts as running for shutdown, and cannot answer an
@@ -19,6 +20,7 @@ import { toApiError } from '../http-error.js';
 import type { Gateway } from '../gateway.js';
 import { jsonObjectBody, userOf, type GatewayApp } from '../gateway-app-types.js';
 import { isRecord } from '../wire-format.js';
+import { searchToolsFor } from './search-tools-query.js';
 
 const API_DOWNSTREAM = { key: {}, era: 'api', canElicit: false, canSample: false } as const;
 
@@ -27,7 +29,9 @@ export function registerToolRoutes(app: GatewayApp, gateway: Gateway): void {
   app.get('/api/tools', async (c) => {
     const lease = await gateway.lease(userOf(c));
     try {
-      const tools = lease.client.listTools().map((tool): ToolView => ({
+      const query = c.req.query('q');
+      const found = query === undefined ? lease.client.listTools() : searchToolsFor(lease.client.client, query, c.req.query('limit'), c.req.query('server'));
+      const tools = found.map((tool): ToolView => ({
         name: tool.name,
         server: tool.server,
         originalName: tool.originalName,
@@ -37,7 +41,7 @@ export function registerToolRoutes(app: GatewayApp, gateway: Gateway): void {
         ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
         ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
       }));
-      return c.json({ tools, version: lease.client.catalogVersion } satisfies ToolsResponse);
+      return c.json({ tools, version: lease.client.catalogVersion, ...(query === undefined ? {} : { query }) } satisfies ToolsResponse);
     } finally {
       lease.release();
     }
