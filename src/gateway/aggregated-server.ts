@@ -20,6 +20,7 @@ import type { Logger } from '../logger.js';
 import type { RegistryUser } from '../registry/registry-types.js';
 import type { UserClient } from '../registry/user-client.js';
 import { VERSION } from '../version.js';
+import type { ToolGate } from './access/tool-gate.js';
 import { Conversation, type CallConversations } from './call-conversations.js';
 import type { CallDownstream, CallTracker } from './call-tracker.js';
 import { DEFAULT_FORWARDED_REQUEST_TIMEOUT_MS } from './gateway-defaults.js';
@@ -40,6 +41,8 @@ export interface AggregatedServerHost {
   /** Subscribes the user's connection to an upstream resource (reference-counted per user). */
   subscribe(resource: UpstreamResource, signal: AbortSignal): Promise<void>;
   unsubscribe(resource: UpstreamResource): Promise<void>;
+  /** What this caller may list and call here (tool rules, endpoint selection, limits, approvals). */
+  readonly toolGate?: ToolGate | undefined;
 }
 
 /** Options of {@link createAggregatedServer}. */
@@ -65,12 +68,20 @@ export function createAggregatedServer(options: AggregatedServerOptions): Server
   const server = new Server({ name: 'mcp-switchboard', version: VERSION }, { capabilities: GATEWAY_CAPABILITIES, instructions: instructionsOf(host.client()) });
   if (session !== undefined) session.server = server;
 
-  server.setRequestHandler('tools/list', () => ({ tools: host.client().listTools().map(toWireTool) }));
+  server.setRequestHandler('tools/list', () => ({ tools: (host.toolGate?.list(host.client()) ?? host.client().listTools()).map(toWireTool) }));
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const client = host.client();
-    const name = request.params.name;
+    let name = request.params.name;
     const args = request.params.arguments ?? {};
+    if (host.toolGate !== undefined) {
+      // The listed name routes to its catalog tool; a refusal reads the same whether or not the tool exists.
+      try {
+        name = (await host.toolGate.authorize(client, name, args, ctx.mcpReq.signal))?.name ?? name;
+      } catch (error) {
+        return callFailure(error, ctx.mcpReq.signal);
+      }
+    }
     const tool = client.getTool(name);
     if (tool === undefined) {
       // The client's own refusal says why (no such tool, or its server is down); it never calls out.

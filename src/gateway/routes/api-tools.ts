@@ -18,15 +18,25 @@ import { toApiError } from '../http-error.js';
 import type { Gateway } from '../gateway.js';
 import { jsonObjectBody, userOf, type GatewayApp } from '../gateway-app-types.js';
 import { isRecord } from '../wire-format.js';
+import type { RegistryUser } from '../../registry/index.js';
+import type { ToolGate } from '../access/tool-gate.js';
+
+/** The access check of `user` on `/mcp`, or on the named endpoint of `?endpoint=` (404 unless they may use it). */
+function gateOf(gateway: Gateway, user: RegistryUser, endpoint: string | undefined): ToolGate {
+  if (endpoint !== undefined) gateway.access.endpointFor(user, endpoint);
+  return gateway.access.gateFor(user, endpoint);
+}
 
 const API_DOWNSTREAM = { key: {}, era: 'api', canElicit: false, canSample: false } as const;
 
 /** Adds the `/api/tools` routes (behind the auth middleware). */
 export function registerToolRoutes(app: GatewayApp, gateway: Gateway): void {
   app.get('/api/tools', async (c) => {
-    const lease = await gateway.lease(userOf(c));
+    const user = userOf(c);
+    const gate = gateOf(gateway, user, c.req.query('endpoint'));
+    const lease = await gateway.lease(user);
     try {
-      const tools = lease.client.listTools().map((tool) => ({
+      const tools = gate.list(lease.client).map((tool) => ({
         name: tool.name,
         server: tool.server,
         originalName: tool.originalName,
@@ -44,11 +54,19 @@ export function registerToolRoutes(app: GatewayApp, gateway: Gateway): void {
 
   app.post('/api/tools/:name/call', async (c) => {
     const user = userOf(c);
-    const name = c.req.param('name');
+    const gate = gateOf(gateway, user, c.req.query('endpoint'));
+    let name = c.req.param('name');
     const body = await jsonObjectBody(c);
     const args = body.arguments ?? {};
     if (!isRecord(args)) throw new SwitchboardError(ErrorCode.InvalidArgument, '`arguments` must be a JSON object');
     const lease = await gateway.lease(user);
+    try {
+      // The same check as on /mcp: rules, the endpoint's selection and names, rate limits (429), approval.
+      name = (await gate.authorize(lease.client, name, args, c.req.raw.signal))?.name ?? name;
+    } catch (error) {
+      lease.release();
+      throw error;
+    }
     const tool = lease.client.getTool(name);
     if (tool !== undefined && (c.req.header('accept') ?? '').includes('text/event-stream')) {
       const tracked = gateway.calls.begin(user.id, tool.server, API_DOWNSTREAM, c.req.raw.signal);
