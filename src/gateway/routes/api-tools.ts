@@ -24,6 +24,7 @@ import type { ToolGate } from '../access/tool-gate.js';
 /** The access check of `user` on `/mcp`, or on the named endpoint of `?endpoint=` (404 unless they may use it). */
 function gateOf(gateway: Gateway, user: RegistryUser, endpoint: string | undefined): ToolGate {
   if (endpoint !== undefined) gateway.access.endpointFor(user, endpoint);
+  else if (!gateway.access.everythingAllowed(user)) throw new SwitchboardError(ErrorCode.Forbidden, 'the administrator turned the everything endpoint off: name an endpoint with ?endpoint=NAME', { hint: 'GET /api/endpoints lists yours' });
   return gateway.access.gateFor(user, endpoint);
 }
 
