@@ -144,7 +144,7 @@ export class ToolGate {
       ErrorCode.Forbidden,
       outcome.decision === 'denied'
         ? `the call of "${exposed.tool.name}" was denied by a person reviewing it; do not retry it unchanged`
-        : `nobody approved the call of "${exposed.tool.name}" within ${Math.round(timeoutMs / 1000)} s, so it did not run`,
+        : `nobody approved the call of "${exposed.tool.name}" within ${timeoutMs < 1_000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`}, so it did not run`,
       { hint: 'this endpoint needs a human approval for tools that may write' },
     );
   }

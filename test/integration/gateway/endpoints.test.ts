@@ -16,6 +16,7 @@ import type { RegistryUser } from '../../../src/registry/registry-types.js';
 import { KITCHEN_SINK, ROOT } from '../../helpers/fixtures.js';
 import { connectV1, connectV2, startTestGateway, type TestGateway } from '../../helpers/gateway.js';
 import { backendsToTest, createTestDatabase, type TestDatabase } from '../../helpers/registry-backends.js';
+import { waitFor } from '../../helpers/processes.js';
 import { runProcess } from '../../helpers/run-cli.js';
 
 const INSPECTOR_CLI = resolve(ROOT, 'node_modules/@modelcontextprotocol/inspector-cli/build/cli.js');
@@ -225,6 +226,34 @@ for (const { kind, skip } of await backendsToTest()) {
       expect((await gateway.api(`/api/rules/${ruleId}`, { method: 'DELETE' })).status).toBe(204);
       await restored;
       expect((await onSupport.listTools()).tools.map((tool) => tool.name).sort()).toEqual(SUPPORT_TOOLS);
+    });
+
+    test('on an endpoint that asks for approval, a write waits for a person: approved it runs, denied or timed out it does not; reads never wait', async () => {
+      const put = await gateway.api('/api/endpoints/writers', { method: 'PUT', body: { servers: ['memory'], access: { users: ['sam'] }, approval: { writes: true, timeoutSeconds: 0.5 } } });
+      expect(put.status, await put.clone().text()).toBe(201);
+      const client = track(await connectV2(new URL(`${gateway.url}/mcp/e/writers`), support.token, 'legacy'));
+      const pending = async (): Promise<Array<{ id: string; tool: string; user: string; arguments: Record<string, unknown> }>> =>
+        ((await (await gateway.api('/api/approvals')).json()) as { approvals: Array<{ id: string; tool: string; user: string; arguments: Record<string, unknown> }> }).approvals;
+      const decide = async (approve: boolean): Promise<void> => {
+        await waitFor(async () => (await pending()).length === 1, WAIT_MS, 'the call to wait for approval');
+        const [waiting] = await pending();
+        expect(waiting).toMatchObject({ tool: 'create_entities', user: 'sam' });
+        expect((await gateway.api(`/api/approvals/${waiting?.id ?? ''}`, { body: { approve } })).status).toBe(200);
+      };
+      const entities = (name: string) => ({ entities: [{ name, entityType: 'customer', observations: ['asked about refunds'] }] });
+      const approved = client.callTool({ name: 'create_entities', arguments: entities('approved-customer') });
+      await decide(true);
+      expect(((await approved) as { isError?: boolean }).isError).not.toBe(true);
+      const denied = client.callTool({ name: 'create_entities', arguments: entities('denied-customer') });
+      await decide(false);
+      expect(await refusalOf(denied)).toMatch(/denied by a person reviewing it/);
+      expect(await refusalOf(client.callTool({ name: 'create_entities', arguments: entities('late-customer') }))).toMatch(/nobody approved the call of "create_entities" within 500 ms/);
+      const graph = (await client.callTool({ name: 'read_graph', arguments: {} })) as { content: Array<{ text: string }> };
+      expect(graph.content[0]?.text).toContain('approved-customer');
+      expect(graph.content[0]?.text).not.toContain('denied-customer');
+      expect(graph.content[0]?.text).not.toContain('late-customer');
+      const decisions = (await gateway.registry.audit.list({ user: support.user, limit: 200 })).filter((entry) => entry.endpoint === 'writers').map((entry) => `${entry.decision ?? 'call'}:${entry.rule ?? ''}`);
+      expect(decisions).toEqual(expect.arrayContaining([expect.stringMatching(/^approved:.*by admin/), expect.stringMatching(/^rejected:.*denied by admin/), expect.stringMatching(/^rejected:.*timed out/)]));
     });
   });
 }
