@@ -218,13 +218,16 @@ for (const { kind, skip } of await backendsToTest()) {
       const response = await gateway.api('/api/rules', { body: { scope: { kind: 'group', name: 'support' }, effect: 'deny', tools: ['read_*'] } });
       expect(response.status).toBe(201);
       const ruleId = ((await response.json()) as { rule: { id: string } }).rule.id;
+      try {
       await Promise.all([heard, heardOnSupport]);
       expect((await onSupport.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['browse_docs', 'echo', 'open_nodes', 'search_nodes']);
       const denied = await refusalOf(onSupport.callTool({ name: 'read_graph', arguments: {} }));
       expect(denied).toContain('is not available');
-      const restored = changed(onSupport);
-      expect((await gateway.api(`/api/rules/${ruleId}`, { method: 'DELETE' })).status).toBe(204);
-      await restored;
+      } finally {
+        const restored = changed(onSupport);
+        expect((await gateway.api(`/api/rules/${ruleId}`, { method: 'DELETE' })).status).toBe(204);
+        await restored;
+      }
       expect((await onSupport.listTools()).tools.map((tool) => tool.name).sort()).toEqual(SUPPORT_TOOLS);
     });
 
