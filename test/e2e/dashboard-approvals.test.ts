@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RegistryUser } from '../../src/registry/registry-types.js';
+import { axeViolations, describeViolations } from '../helpers/axe.js';
 import { chromiumMissing, launchChromium } from '../helpers/chromium.js';
 import { ROOT } from '../helpers/fixtures.js';
 import { connectV2, startTestGateway, type TestGateway } from '../helpers/gateway.js';
@@ -71,6 +72,7 @@ for (const { kind, skip } of await backendsToTest()) {
     test('Approve lets the waiting call run', async () => {
       const { client, call, card } = await waitingCall('approved-customer');
       try {
+        expect(describeViolations(await axeViolations(page)), 'accessibility of the Approvals page').toEqual([]);
         await card.getByRole('button', { name: 'Approve' }).click();
         const result = await call;
         expect(result.isError, result.content[0]?.text).not.toBe(true);
@@ -103,6 +105,8 @@ for (const { kind, skip } of await backendsToTest()) {
       await card.getByText('Connect a client').click();
       expect(await card.textContent()).toContain(`${gateway.url}/mcp/e/crm`);
       expect(await card.textContent()).toContain('mcp-remote');
+      await page.getByRole('heading', { name: 'Rate limits' }).waitFor();
+      expect(describeViolations(await axeViolations(page)), 'accessibility of the Access page').toEqual([]);
       expect(problems).toEqual([]);
     });
   });
