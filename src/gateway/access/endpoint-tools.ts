@@ -29,8 +29,8 @@ function lookup(table: Readonly<Record<string, string>> | undefined, tool: Catal
 
 /**
  * The tools of `catalog` an endpoint lists, by listed name. Without an endpoint, the catalog as it
- * is. Of two tools that would be listed under one name, the first keeps it and the second keeps
- * its catalog name (which is unique).
+ * is. A name (renamed or by strategy) that another selected tool has in the catalog, or that an
+ * earlier tool took, is not used: that tool keeps its catalog name (unique), so no tool is lost.
  */
 export function endpointTools(definition: EndpointInput | undefined, catalog: readonly CatalogTool[]): Map<string, ExposedTool> {
   const exposed = new Map<string, ExposedTool>();
@@ -41,12 +41,13 @@ export function endpointTools(definition: EndpointInput | undefined, catalog: re
   const selected = catalog.filter((tool) => serverGlobMatches(definition.servers, tool.server) && toolGlobMatches(definition.tools, tool) && annotationsPass(definition.annotations, tool));
   const originals = new Map<string, number>();
   for (const tool of selected) originals.set(tool.originalName, (originals.get(tool.originalName) ?? 0) + 1);
+  // Catalog names are unique: each tool may always fall back to its own, so none is ever lost.
+  const reserved = new Set(selected.map((tool) => tool.name));
   for (const upstream of selected) {
     const naming = definition.naming ?? 'on-conflict';
     const named = naming === 'prefix' ? `${upstream.server}_${upstream.originalName}` : naming === 'none' && originals.get(upstream.originalName) === 1 ? upstream.originalName : upstream.name;
     let name = lookup(definition.renames, upstream) ?? named;
-    if (exposed.has(name)) name = upstream.name;
-    if (exposed.has(name)) continue;
+    if (name !== upstream.name && (reserved.has(name) || exposed.has(name))) name = upstream.name;
     const description = lookup(definition.descriptions, upstream) ?? upstream.description;
     exposed.set(name, { tool: { ...upstream, name, ...(description === undefined ? {} : { description }) }, upstream });
   }
