@@ -20,7 +20,7 @@ import type { Logger } from '../logger.js';
 import type { RegistryUser } from '../registry/registry-types.js';
 import type { UserClient } from '../registry/user-client.js';
 import { VERSION } from '../version.js';
-import type { ToolGate } from './access/tool-gate.js';
+import type { AskClient, ToolGate } from './access/tool-gate.js';
 import { Conversation, type CallConversations } from './call-conversations.js';
 import type { CallDownstream, CallTracker } from './call-tracker.js';
 import { DEFAULT_FORWARDED_REQUEST_TIMEOUT_MS } from './gateway-defaults.js';
@@ -77,7 +77,7 @@ export function createAggregatedServer(options: AggregatedServerOptions): Server
     if (host.toolGate !== undefined) {
       // The listed name routes to its catalog tool; a refusal reads the same whether or not the tool exists.
       try {
-        name = (await host.toolGate.authorize(client, name, args, ctx.mcpReq.signal))?.name ?? name;
+        name = (await host.toolGate.authorize(client, name, args, { signal: ctx.mcpReq.signal, askClient: era === 'legacy' ? askClientOf(server, ctx) : undefined }))?.name ?? name;
       } catch (error) {
         return callFailure(error, ctx.mcpReq.signal);
       }
@@ -269,6 +269,18 @@ async function modernCall(server: Server, host: AggregatedServerHost, ctx: Serve
   } finally {
     ctx.mcpReq.signal.removeEventListener('abort', cancel);
   }
+}
+
+/** The SDK's own deadline for an approval elicitation (the endpoint's timeout, carried by the signal, is shorter). */
+const APPROVAL_REQUEST_TIMEOUT_MS = 3_600_000;
+
+/** An elicitation to the 2025 client of this call, when it declared it can answer one: accepted or not. */
+function askClientOf(server: Server, ctx: ServerContext): AskClient | undefined {
+  if (server.getClientCapabilities()?.elicitation === undefined) return undefined;
+  return async (message, signal) => {
+    const answer = await ctx.mcpReq.send({ method: 'elicitation/create', params: { message, requestedSchema: { type: 'object', properties: {} } } }, { ...(signal === undefined ? {} : { signal }), timeout: APPROVAL_REQUEST_TIMEOUT_MS });
+    return isRecord(answer) && answer.action === 'accept';
+  };
 }
 
 /** How the call's client is reached: its own stream, its declared capabilities, its log level. */

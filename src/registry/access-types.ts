@@ -89,8 +89,11 @@ export const endpointInputSchema = z
     toolSearch: z.enum(['off', 'on', 'auto']).optional(),
     /** Who may use it besides admins (and its owner). */
     access: z.object({ users: z.array(z.string().min(1)).optional(), groups: z.array(z.string().min(1)).optional() }).strict().optional(),
-    /** Tools without `readOnlyHint` wait for a human's approval on the dashboard. */
-    approval: z.object({ writes: z.boolean(), timeoutSeconds: z.number().positive().max(3_600).optional() }).strict().optional(),
+    /**
+     * Tools without `readOnlyHint` wait for a human's approval: on the dashboard, or (`ask: 'client'`)
+     * from the caller's own client by elicitation when it can answer one (else the dashboard).
+     */
+    approval: z.object({ writes: z.boolean(), timeoutSeconds: z.number().positive().max(3_600).optional(), ask: z.enum(['dashboard', 'client']).optional() }).strict().optional(),
   })
   .strict();
 export type EndpointInput = z.infer<typeof endpointInputSchema>;

@@ -21,6 +21,16 @@ import type { BucketRequest, RateBucketStore } from './rate-buckets.js';
 /** How long a call waits for approval when the endpoint does not say. @default 120 s */
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 120_000;
 
+/** Asks the caller's own client (an MCP elicitation) whether a call may run; true when accepted. */
+export type AskClient = (message: string, signal: AbortSignal | undefined) => Promise<boolean>;
+
+/** Options of {@link ToolGate.authorize}. */
+export interface AuthorizeOptions {
+  signal?: AbortSignal | undefined;
+  /** Set when the caller's client can answer an elicitation (2025-era clients that declared it). */
+  askClient?: AskClient | undefined;
+}
+
 /** What every gate shares. */
 export interface ToolGateContext {
   state: AccessState;
@@ -73,7 +83,7 @@ export class ToolGate {
    * refusal. Undefined on `/mcp` when no rule concerns the caller and the name is not in the
    * catalog: the client's own refusal (which says why) stands.
    */
-  async authorize(client: UserClient, name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CatalogTool | undefined> {
+  async authorize(client: UserClient, name: string, args: Record<string, unknown>, options: AuthorizeOptions = {}): Promise<CatalogTool | undefined> {
     const snapshot = this.#context.state.current;
     const exposed = this.#visible(client).get(name);
     const caller = this.#caller(snapshot);
@@ -89,7 +99,7 @@ export class ToolGate {
     if (decision.rule !== undefined) this.#audit({ tool: tool.name, server: upstream.server, decision: 'allow', rule: describeRule(decision.rule) });
     await this.#takeTokens(snapshot, caller, exposed);
     const endpoint = this.#endpoint === undefined ? undefined : snapshot.endpoints.get(this.#endpoint);
-    if (endpoint?.approval?.writes === true && !effectiveAnnotations(upstream).readOnlyHint) await this.#approve(endpoint, exposed, args, signal);
+    if (endpoint?.approval?.writes === true && !effectiveAnnotations(upstream).readOnlyHint) await this.#approve(endpoint, exposed, args, options);
     return upstream;
   }
 
@@ -130,8 +140,10 @@ export class ToolGate {
     });
   }
 
-  async #approve(endpoint: EndpointRecord, exposed: ExposedTool, args: Record<string, unknown>, signal: AbortSignal | undefined): Promise<void> {
+  async #approve(endpoint: EndpointRecord, exposed: ExposedTool, args: Record<string, unknown>, options: AuthorizeOptions): Promise<void> {
+    const signal = options.signal;
     const timeoutMs = (endpoint.approval?.timeoutSeconds ?? DEFAULT_APPROVAL_TIMEOUT_MS / 1000) * 1000;
+    if (endpoint.approval?.ask === 'client' && options.askClient !== undefined) return this.#askClient(endpoint, exposed, args, options.askClient, timeoutMs, signal);
     const outcome = await this.#context.approvals.wait({ user: this.#user.name, endpoint: endpoint.name, tool: exposed.tool.name, server: exposed.upstream.server, arguments: args }, timeoutMs, signal);
     const rule = `endpoint ${endpoint.name}: approval for writes`;
     if (outcome.decision === 'approved') {
@@ -147,6 +159,26 @@ export class ToolGate {
         : `nobody approved the call of "${exposed.tool.name}" within ${timeoutMs < 1_000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`}, so it did not run`,
       { hint: 'this endpoint needs a human approval for tools that may write' },
     );
+  }
+
+  /** The caller's client decides (an elicitation; no answer within the timeout refuses). */
+  async #askClient(endpoint: EndpointRecord, exposed: ExposedTool, args: Record<string, unknown>, ask: AskClient, timeoutMs: number, signal: AbortSignal | undefined): Promise<void> {
+    const rule = `endpoint ${endpoint.name}: approval for writes (asked the client)`;
+    const argumentsText = JSON.stringify(args);
+    const message = `Allow "${exposed.tool.name}" (server ${exposed.upstream.server}) to run with ${argumentsText.length > 2_000 ? `${argumentsText.slice(0, 2_000)}…` : argumentsText}? It may change data.`;
+    let accepted = false;
+    try {
+      accepted = await ask(message, AbortSignal.any([AbortSignal.timeout(timeoutMs), ...(signal === undefined ? [] : [signal])]));
+    } catch (error) {
+      if (signal?.aborted === true) throw new SwitchboardError(ErrorCode.RequestCancelled, `the call of "${exposed.tool.name}" was cancelled while it waited for approval`);
+      this.#context.logger.debug('asking the client for approval failed', { error: String(error) });
+    }
+    if (accepted) {
+      this.#audit({ tool: exposed.tool.name, server: exposed.upstream.server, decision: 'approved', rule: `${rule} (by the caller)` });
+      return;
+    }
+    this.#audit({ tool: exposed.tool.name, server: exposed.upstream.server, decision: 'rejected', errorCode: ErrorCode.Forbidden, rule: `${rule} (declined)` });
+    throw new SwitchboardError(ErrorCode.Forbidden, `the call of "${exposed.tool.name}" was not approved by the user, so it did not run; do not retry it unchanged`, { hint: 'this endpoint asks before running tools that may write' });
   }
 
   #audit(entry: Pick<AuditRecord, 'tool' | 'server' | 'decision' | 'rule' | 'errorCode'>): void {

@@ -63,7 +63,7 @@ export function registerToolRoutes(app: GatewayApp, gateway: Gateway): void {
     const lease = await gateway.lease(user);
     try {
       // The same check as on /mcp: rules, the endpoint's selection and names, rate limits (429), approval.
-      name = (await gate.authorize(lease.client, name, args, c.req.raw.signal))?.name ?? name;
+      name = (await gate.authorize(lease.client, name, args, { signal: c.req.raw.signal }))?.name ?? name;
     } catch (error) {
       lease.release();
       throw error;

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Client as V2Client } from '@modelcontextprotocol/client';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { RegistryUser } from '../../../src/registry/registry-types.js';
 import { KITCHEN_SINK, ROOT } from '../../helpers/fixtures.js';
 import { connectV1, connectV2, startTestGateway, type TestGateway } from '../../helpers/gateway.js';
@@ -257,6 +258,36 @@ for (const { kind, skip } of await backendsToTest()) {
       expect(graph.content[0]?.text).not.toContain('late-customer');
       const decisions = (await gateway.registry.audit.list({ user: support.user, limit: 200 })).filter((entry) => entry.endpoint === 'writers').map((entry) => `${entry.decision ?? 'call'}:${entry.rule ?? ''}`);
       expect(decisions).toEqual(expect.arrayContaining([expect.stringMatching(/^approved:.*by admin/), expect.stringMatching(/^rejected:.*denied by admin/), expect.stringMatching(/^rejected:.*timed out/)]));
+    });
+
+    test('an endpoint may ask the caller\'s own client instead (elicitation): accepted the write runs, declined it does not (SDK v1 and v2)', async () => {
+      const put = await gateway.api('/api/endpoints/asking', { method: 'PUT', body: { servers: ['memory'], access: { users: ['sam'] }, approval: { writes: true, ask: 'client', timeoutSeconds: 5 } } });
+      expect(put.status, await put.clone().text()).toBe(201);
+      const url = new URL(`${gateway.url}/mcp/e/asking`);
+      const answers = ['accept', 'decline', 'accept', 'decline'];
+      const asked: string[] = [];
+      const answer = (message: string): { action: string } => {
+        asked.push(message);
+        return { action: answers.shift() ?? 'decline' };
+      };
+      const v1 = track(await connectV1(url, support.token, { elicitation: {} }));
+      v1.setRequestHandler(ElicitRequestSchema, (request) => answer(request.params.message) as { action: 'accept' | 'decline' });
+      const v2: V2Client = track(await connectV2(url, support.token, 'legacy', { capabilities: { elicitation: {} } }));
+      v2.setRequestHandler('elicitation/create', (request) => answer(String(request.params.message)) as { action: 'accept' | 'decline' });
+      const create = (name: string) => ({ name: 'create_entities', arguments: { entities: [{ name, entityType: 'customer', observations: [] }] } });
+      for (const [label, client] of [['v1', v1], ['v2', v2]] as const) {
+        expect(((await client.callTool(create(`${label}-accepted`))) as { isError?: boolean }).isError, label).not.toBe(true);
+        expect(await refusalOf(client.callTool(create(`${label}-declined`)))).toMatch(/was not approved by the user/);
+      }
+      expect(asked).toHaveLength(4);
+      expect(asked[0]).toMatch(/^Allow "create_entities" \(server memory\) to run with \{"entities":\[\{"name":"v1-accepted"/);
+      // Reads do not ask.
+      await v2.callTool({ name: 'read_graph', arguments: {} });
+      expect(asked).toHaveLength(4);
+      const graph = JSON.stringify(await v2.callTool({ name: 'read_graph', arguments: {} }));
+      expect(graph).toContain('v1-accepted');
+      expect(graph).toContain('v2-accepted');
+      expect(graph).not.toContain('declined');
     });
   });
 }
