@@ -142,6 +142,14 @@ export interface EndpointsTable {
   updated_at: string;
 }
 
+/** `rate_buckets`: token buckets of rate limits, shared by the replicas of a cluster. */
+export interface RateBucketsTable {
+  key: string;
+  tokens: number;
+  /** When `tokens` was computed, in ms since the epoch (a string from PostgreSQL's bigint). */
+  at_ms: number | string;
+}
+
 /** Every table of the registry. */
 export interface RegistryDatabase {
   users: UsersTable;
@@ -157,4 +165,5 @@ export interface RegistryDatabase {
   tool_rules: DefinitionTable;
   rate_limits: DefinitionTable;
   endpoints: EndpointsTable;
+  rate_buckets: RateBucketsTable;
 }

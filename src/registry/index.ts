@@ -76,3 +76,5 @@ export {
   toolGlobMatches,
 } from './tool-policy.js';
 export type { PolicyCaller, PolicyDecision, PolicyTool } from './tool-policy.js';
+export { SqlBucketStore, refill, retryAfterMs } from './rate-bucket-store.js';
+export type { BucketAnswer, BucketRequest, RateBucketStore } from './rate-bucket-store.js';

@@ -25,6 +25,7 @@ import { TypedEmitter } from '../util/typed-emitter.js';
 import { AccessStore } from './access-store.js';
 import { AuditStore } from './audit-store.js';
 import { GroupStore } from './group-store.js';
+import { SqlBucketStore } from './rate-bucket-store.js';
 import { ChangeFeed, DEFAULT_WATCH_INTERVAL_MS } from './change-feed.js';
 import type { RegistryDatabase } from './database-schema.js';
 import { DEFAULT_DATABASE_PATH, databaseError, openDatabase, type OpenedDatabase, type RegistryBackend } from './open-database.js';
@@ -106,6 +107,8 @@ export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
   readonly groups: GroupStore;
   /** Tool rules, rate limits and named endpoints (issue 21). */
   readonly access: AccessStore;
+  /** Rate-limit buckets in the database, shared by every replica (issue 21). */
+  readonly rateBuckets: SqlBucketStore;
   readonly #opened: OpenedDatabase;
   readonly #box: SecretBox;
   readonly #keyFile: string | undefined;
@@ -151,6 +154,7 @@ export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
     this.catalog = new RegistryCatalogStore(context);
     this.groups = new GroupStore(context);
     this.access = new AccessStore(context);
+    this.rateBuckets = new SqlBucketStore(context);
   }
 
   /**

@@ -20,7 +20,10 @@ import { ToolGate, mayUseEndpoint, type ToolGateContext } from './tool-gate.js';
 export interface GatewayAccessOptions {
   /** The clock of the rate limits. @default Date.now */
   now?: () => number;
-  /** Where rate-limit buckets live. @default a {@link MemoryBucketStore} (per process) */
+  /**
+   * Where rate-limit buckets live. @default on PostgreSQL the registry's buckets (shared by every
+   * replica of a cluster); on SQLite a {@link MemoryBucketStore} (one process)
+   */
   buckets?: RateBucketStore;
 }
 
@@ -40,7 +43,7 @@ export class GatewayAccess {
     this.state = new AccessState(registry, logger);
     this.#context = {
       state: this.state,
-      buckets: options.buckets ?? new MemoryBucketStore(),
+      buckets: options.buckets ?? (registry.backend === 'postgres' ? registry.rateBuckets : new MemoryBucketStore()),
       now: options.now ?? Date.now,
       approvals: this.approvals,
       logger,

@@ -1,27 +1,14 @@
 /**
  * @module gateway/access/rate-buckets
- * Token buckets for calls-per-minute limits, behind {@link RateBucketStore} so the store can be
- * swapped: {@link MemoryBucketStore} counts in this process (one gateway, or per replica); a
- * cluster-wide store (a PostgreSQL row per bucket updated in one statement, or a Redis script) can
- * implement the same interface later so limits hold across replicas. Time comes from an injected
- * clock, so tests move it instead of sleeping.
+ * Token buckets for calls-per-minute limits in this process's memory. The contract is
+ * {@link RateBucketStore} (registry/rate-bucket-store): the registry's SQL store implements it for a
+ * cluster (PostgreSQL: every replica draws from the same buckets); a Redis script could too. Time
+ * comes from an injected clock, so tests move it instead of sleeping.
  */
 
-/** One bucket a call needs a token from. */
-export interface BucketRequest {
-  /** Identifies the bucket (limit id, caller, tool). */
-  key: string;
-  /** Tokens the bucket holds when full, and gains per minute. */
-  perMinute: number;
-}
+import { refill, retryAfterMs, type BucketAnswer, type BucketRequest, type RateBucketStore } from '../../registry/index.js';
 
-/** The answer of {@link RateBucketStore.take}: every bucket gave a token, or the first empty one and when it has one again. */
-export type BucketAnswer = { ok: true } | { ok: false; key: string; retryAfterMs: number };
-
-/** Where buckets live. `take` takes one token from each bucket, or none at all when one is empty. */
-export interface RateBucketStore {
-  take(requests: readonly BucketRequest[], nowMs: number): Promise<BucketAnswer>;
-}
+export type { BucketAnswer, BucketRequest, RateBucketStore };
 
 interface Bucket {
   tokens: number;
@@ -39,8 +26,7 @@ export class MemoryBucketStore implements RateBucketStore {
     const filled = requests.map((request) => ({ request, bucket: this.#refilled(request, nowMs) }));
     for (const { request, bucket } of filled) {
       if (bucket.tokens < 1) {
-        const perMs = request.perMinute / 60_000;
-        return Promise.resolve({ ok: false, key: request.key, retryAfterMs: Math.ceil((1 - bucket.tokens) / perMs) });
+        return Promise.resolve({ ok: false, key: request.key, retryAfterMs: retryAfterMs(bucket.tokens, request.perMinute) });
       }
     }
     for (const { request, bucket } of filled) this.#buckets.set(request.key, { tokens: bucket.tokens - 1, atMs: nowMs });
@@ -56,8 +42,7 @@ export class MemoryBucketStore implements RateBucketStore {
   #refilled(request: BucketRequest, nowMs: number): Bucket {
     const bucket = this.#buckets.get(request.key);
     if (bucket === undefined) return { tokens: request.perMinute, atMs: nowMs };
-    const elapsed = Math.max(0, nowMs - bucket.atMs);
-    return { tokens: Math.min(request.perMinute, bucket.tokens + (elapsed * request.perMinute) / 60_000), atMs: nowMs };
+    return { tokens: refill(bucket.tokens, bucket.atMs, request.perMinute, nowMs), atMs: nowMs };
   }
 
   #prune(nowMs: number, keep: readonly BucketRequest[]): void {

@@ -1,6 +1,6 @@
 /**
  * @module registry/migrations/004-endpoints
- * Groups of users, tool rules, named endpoints and rate limits (issue 21), and the columns of the
+ * Groups of users, tool rules, named endpoints, rate limits and their shared buckets (issue 21), and the columns of the
  * audit log that say which policy decision a row records and which rule made it.
  */
 
@@ -46,13 +46,20 @@ export const endpointsMigration: Migration = {
       .addColumn('definition', 'text', (column) => column.notNull())
       .addColumn('created_at', 'text', (column) => column.notNull())
       .execute();
+    // Rate-limit buckets shared by every replica (see registry/rate-bucket-store).
+    await db.schema
+      .createTable('rate_buckets')
+      .addColumn('key', 'text', (column) => column.primaryKey())
+      .addColumn('tokens', 'double precision', (column) => column.notNull())
+      .addColumn('at_ms', 'bigint', (column) => column.notNull())
+      .execute();
     await db.schema.alterTable('audit_log').addColumn('endpoint', 'text').execute();
     await db.schema.alterTable('audit_log').addColumn('decision', 'text').execute();
     await db.schema.alterTable('audit_log').addColumn('rule', 'text').execute();
   },
 
   async down(db: Kysely<unknown>): Promise<void> {
-    for (const table of ['rate_limits', 'endpoints', 'tool_rules', 'group_members', 'user_groups']) await db.schema.dropTable(table).ifExists().execute();
+    for (const table of ['rate_buckets', 'rate_limits', 'endpoints', 'tool_rules', 'group_members', 'user_groups']) await db.schema.dropTable(table).ifExists().execute();
     for (const column of ['rule', 'decision', 'endpoint']) await db.schema.alterTable('audit_log').dropColumn(column).execute();
   },
 };

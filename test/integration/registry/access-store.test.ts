@@ -69,5 +69,29 @@ for (const { kind, skip } of await backendsToTest()) {
       await registry.users.remove('sam');
       expect(await registry.access.listEndpoints()).toEqual([]);
     });
+
+    test('the SQL rate buckets refill evenly, take from every bucket or none, and hold under concurrent takes from two registries', async () => {
+      const bucket = [{ key: 'a', perMinute: 3 }];
+      for (let i = 0; i < 3; i++) expect(await registry.rateBuckets.take(bucket, 1_000)).toEqual({ ok: true });
+      expect(await registry.rateBuckets.take(bucket, 1_000)).toEqual({ ok: false, key: 'a', retryAfterMs: 20_000 });
+      expect(await registry.rateBuckets.take(bucket, 21_000)).toEqual({ ok: true });
+      const small = { key: 'small', perMinute: 1 };
+      const big = { key: 'big', perMinute: 2 };
+      expect((await registry.rateBuckets.take([big, small], 0)).ok).toBe(true);
+      expect(await registry.rateBuckets.take([big, small], 0)).toMatchObject({ ok: false, key: 'small' });
+      expect((await registry.rateBuckets.take([big], 0)).ok).toBe(true);
+      expect((await registry.rateBuckets.take([big], 0)).ok).toBe(false);
+      // A second registry on the same database (a replica; on SQLite, the same one: better-sqlite3
+      // waits for a lock synchronously, so two in one process would block each other): 25 takes at
+      // once, 10 tokens between them.
+      const other = kind === 'postgres' ? await ServerRegistry.open({ db: database.db, keyFile: `${database.dir}/secret.key`, watch: false }) : registry;
+      try {
+        const shared = [{ key: 'shared', perMinute: 10 }];
+        const answers = await Promise.all(Array.from({ length: 25 }, (_, index) => (index % 2 === 0 ? registry : other).rateBuckets.take(shared, 5_000)));
+        expect(answers.filter((answer) => answer.ok)).toHaveLength(10);
+      } finally {
+        if (other !== registry) await other.close();
+      }
+    });
   });
 }
