@@ -118,6 +118,14 @@ for (const { kind, skip } of await backendsToTest()) {
       const endpoints = (await (await gateway.api('/api/endpoints', { token: support.token })).json()) as { endpoints: Array<{ name: string; url: string; snippets: { cursor: { mcpServers: Record<string, { url: string }> } } }> };
       expect(endpoints.endpoints.map((endpoint) => endpoint.name)).toEqual(['support']);
       expect(endpoints.endpoints[0]?.snippets.cursor.mcpServers['switchboard-support']?.url).toBe(endpoints.endpoints[0]?.url);
+      const detail = (await (await gateway.api('/api/endpoints/support', { token: support.token })).json()) as { tools: Array<{ name: string; originalName: string }> };
+      expect(detail.tools.find((tool) => tool.name === 'browse_docs')?.originalName).toBe('list_directory');
+      expect((await gateway.api('/api/endpoints/support', { token: intern.token })).status).toBe(404);
+      // Rules and groups are the admins' (403 for others); a bad definition names its field.
+      expect((await gateway.api('/api/rules', { token: support.token })).status).toBe(403);
+      const bad = await gateway.api('/api/endpoints/broken', { method: 'PUT', body: { annotations: { readOnly: true } } });
+      expect(bad.status).toBe(400);
+      expect(JSON.stringify(await bad.json())).toContain('annotations');
       // Someone outside the group does not find the endpoint at all.
       expect((await fetch(supportUrl, { method: 'POST', headers: { authorization: `Bearer ${intern.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' })).status).toBe(404);
     });
