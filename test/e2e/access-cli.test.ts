@@ -51,7 +51,8 @@ for (const { kind, skip } of await backendsToTest()) {
       }
       expect((await run('rules', 'remove', ruleId)).code).toBe(0);
       expect((await run('rules', 'list')).stdout).toContain('no tool rules');
-    });
+      // Thirteen CLI processes one after another: under a full suite's load each takes seconds.
+    }, 120_000);
 
     test('bad input says what was wrong', async () => {
       const scope = await run('rules', 'add', '--deny', '--scope', 'team:x');
