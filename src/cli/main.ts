@@ -9,6 +9,7 @@ import { cac } from 'cac';
 import { ErrorCode, formatConfigIssue, isSwitchboardError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { VERSION } from '../version.js';
+import { ACCESS_COMMANDS } from './access-commands.js';
 import { inputFlagsAsEnv } from './ask-input.js';
 import { CliExit, ExitCode } from './cli-error.js';
 import { createCliLogger, resolveLogLevel } from './cli-logger.js';
@@ -252,6 +253,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       ],
       load: async () => (await import('./commands/servers.js')).servers,
     },
+    ...ACCESS_COMMANDS,
     {
       usage: 'token <create|list|revoke> [prefix]',
       description: 'API tokens of a user: create (printed once, only a hash is kept), list, revoke PREFIX',

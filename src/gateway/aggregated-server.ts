@@ -19,6 +19,7 @@ import type { Logger } from '../logger.js';
 import type { RegistryUser } from '../registry/index.js';
 import type { UserClient } from '../pool/index.js';
 import { VERSION } from '../version.js';
+import type { AskClient, ToolGate } from './access/tool-gate.js';
 import { Conversation, type CallConversations } from './call-conversations.js';
 import type { CallDownstream, CallTracker } from './call-tracker.js';
 import { DEFAULT_FORWARDED_REQUEST_TIMEOUT_MS } from './gateway-defaults.js';
@@ -40,6 +41,8 @@ export interface AggregatedServerHost {
   /** Subscribes the user's connection to an upstream resource (reference-counted per user). */
   subscribe(resource: UpstreamResource, signal: AbortSignal): Promise<void>;
   unsubscribe(resource: UpstreamResource): Promise<void>;
+  /** What this caller may list and call here (tool rules, endpoint selection, limits, approvals). */
+  readonly toolGate?: ToolGate | undefined;
 }
 
 /** Options of {@link createAggregatedServer}. */
@@ -65,14 +68,23 @@ export function createAggregatedServer(options: AggregatedServerOptions): Server
   const server = new Server({ name: 'mcp-switchboard', version: VERSION }, { capabilities: GATEWAY_CAPABILITIES, instructions: instructionsOf(host.client()) });
   if (session !== undefined) session.server = server;
 
-  server.setRequestHandler('tools/list', () => ({ tools: listedTools(host.client()) }));
+  server.setRequestHandler('tools/list', () => ({ tools: listedTools(host.client(), host.toolGate) }));
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const client = host.client();
     // Under tool search, search_tools is answered here and call_tool becomes the call of the tool it names.
-    const routed = routeToolCall(client, request.params.name, request.params.arguments ?? {});
+    const routed = routeToolCall(client, request.params.name, request.params.arguments ?? {}, host.toolGate);
     if ('answer' in routed) return routed.answer;
-    const { name, args } = routed;
+    let { name } = routed;
+    const { args } = routed;
+    if (host.toolGate !== undefined) {
+      // The listed name routes to its catalog tool; a refusal reads the same whether or not the tool exists.
+      try {
+        name = (await host.toolGate.authorize(client, name, args, { signal: ctx.mcpReq.signal, askClient: era === 'legacy' ? askClientOf(server, ctx) : undefined }))?.name ?? name;
+      } catch (error) {
+        return callFailure(error, ctx.mcpReq.signal);
+      }
+    }
     const tool = client.getTool(name);
     if (tool === undefined) {
       // The client's own refusal says why (no such tool, or its server is down); it never calls out.
@@ -260,6 +272,18 @@ async function modernCall(server: Server, host: AggregatedServerHost, ctx: Serve
   } finally {
     ctx.mcpReq.signal.removeEventListener('abort', cancel);
   }
+}
+
+/** The SDK's own deadline for an approval elicitation (the endpoint's timeout, carried by the signal, is shorter). */
+const APPROVAL_REQUEST_TIMEOUT_MS = 3_600_000;
+
+/** An elicitation to the 2025 client of this call, when it declared it can answer one: accepted or not. */
+function askClientOf(server: Server, ctx: ServerContext): AskClient | undefined {
+  if (server.getClientCapabilities()?.elicitation === undefined) return undefined;
+  return async (message, signal) => {
+    const answer = await ctx.mcpReq.send({ method: 'elicitation/create', params: { message, requestedSchema: { type: 'object', properties: {} } } }, { ...(signal === undefined ? {} : { signal }), timeout: APPROVAL_REQUEST_TIMEOUT_MS });
+    return isRecord(answer) && answer.action === 'accept';
+  };
 }
 
 /** How the call's client is reached: its own stream, its declared capabilities, its log level. */

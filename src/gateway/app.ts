@@ -34,7 +34,9 @@ import { registerToolRoutes } from './routes/api-tools.js';
 import { registerToolSearchRoutes } from './routes/api-tool-search.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
 import { registerHealthRoutes } from './routes/health.js';
+import { registerAccessRoutes } from './routes/api-access.js';
 import { registerMcpRoute } from './routes/mcp.js';
+import { registerNamedMcpRoute } from './routes/mcp-named.js';
 import { registerMetricsRoute } from './routes/metrics.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -49,7 +51,7 @@ function newRequestId(): string {
 /** The gateway's routes over `gateway`. */
 export function createGatewayApp(gateway: Gateway): GatewayApp {
   const app = new Hono<GatewayEnv>();
-  const isMcp = (path: string): boolean => path === '/mcp';
+  const isMcp = (path: string): boolean => path === '/mcp' || path.startsWith('/mcp/e/');
 
   app.use('*', async (c, next) => {
     const started = performance.now();
@@ -63,7 +65,7 @@ export function createGatewayApp(gateway: Gateway): GatewayApp {
     c.header('referrer-policy', 'no-referrer');
     c.header('x-frame-options', 'DENY');
     const ms = performance.now() - started;
-    const route = c.res.status === 404 && c.req.path !== '/mcp' && !c.req.path.startsWith('/api/') ? 'unmatched' : routePath(c, -1);
+    const route = c.res.status === 404 && !isMcp(c.req.path) && !c.req.path.startsWith('/api/') ? 'unmatched' : routePath(c, -1);
     gateway.metrics.observeRequest(c.req.method, route, c.res.status, ms / 1000);
     gateway.logger.info('request', {
       requestId,
@@ -100,6 +102,7 @@ export function createGatewayApp(gateway: Gateway): GatewayApp {
     };
   };
   app.use('/mcp', requireToken());
+  app.use('/mcp/e/*', requireToken());
   app.use('/metrics', requireToken());
   app.use('/api/events', requireToken({ allowQueryToken: true }));
   app.use('/api/*', async (c, next) => {
@@ -122,6 +125,8 @@ export function createGatewayApp(gateway: Gateway): GatewayApp {
   registerHealthRoutes(app, gateway);
   registerMetricsRoute(app, gateway);
   registerMcpRoute(app, gateway);
+  registerNamedMcpRoute(app, gateway);
+  registerAccessRoutes(app, gateway);
   registerAccountRoutes(app, gateway);
   registerServerRoutes(app, gateway);
   registerTemplateRoutes(app, gateway);

@@ -13,6 +13,8 @@ import { CALL_TOOL_NAME, isMetaToolName, SEARCH_TOOLS_NAME, ToolDiscovery } from
 import { resolveToolSearch } from '../client/search/tool-search-mode.js';
 import { isSwitchboardError } from '../errors.js';
 import type { UserClient } from '../pool/index.js';
+import type { CatalogTool } from '../client/multi-server-client.js';
+import type { ToolGate } from './access/tool-gate.js';
 import { failureResult, toWireResult, toWireTool } from './wire-format.js';
 
 /** What a `tools/call` becomes: an answer given here, or a call of a catalog tool. */
@@ -20,10 +22,17 @@ export type RoutedToolCall = { answer: CallToolResult } | { name: string; args: 
 
 const discoveries = new WeakMap<UserClient, { key: string; discovery: ToolDiscovery }>();
 
+/** The tools `gate` lets its caller see, by server and original name (endpoints may rename them). */
+function allowedBy(client: UserClient, gate: ToolGate): (tool: CatalogTool) => boolean {
+  return (tool) => gate.list(client).some((seen) => seen.server === tool.server && seen.originalName === tool.originalName);
+}
+
 /** The discovery of `client`'s user, as their setting is now; undefined when tool search is off. */
-function discoveryOf(client: UserClient): ToolDiscovery | undefined {
+function discoveryOf(client: UserClient, gate?: ToolGate): ToolDiscovery | undefined {
   const settings = client.user.toolSearch;
   if (settings === undefined || settings.mode === 'off') return undefined;
+  // Behind an endpoint's gate, search and call_tool see only what the gate lets through (not cached: one client serves several endpoints).
+  if (gate !== undefined) return new ToolDiscovery(client, resolveToolSearch(settings, `users.${client.user.name}.toolSearch`), allowedBy(client, gate), () => client.client);
   const key = JSON.stringify(settings);
   const known = discoveries.get(client);
   if (known?.key === key) return known.discovery;
@@ -33,18 +42,18 @@ function discoveryOf(client: UserClient): ToolDiscovery | undefined {
 }
 
 /** The `tools/list` answer for the user of `client`. */
-export function listedTools(client: UserClient): Tool[] {
-  const discovery = discoveryOf(client);
-  if (discovery === undefined || !discovery.active) return client.listTools().map(toWireTool);
+export function listedTools(client: UserClient, gate?: ToolGate): Tool[] {
+  const discovery = discoveryOf(client, gate);
+  if (discovery === undefined || !discovery.active) return (gate?.list(client) ?? client.listTools()).map(toWireTool);
   const tools: Tool[] = discovery.definitions().map((definition) => toWireTool({ ...definition, server: '', originalName: definition.name }));
   for (const tool of discovery.pinned()) if (!isMetaToolName(tool.name)) tools.push(toWireTool(tool));
   return tools;
 }
 
 /** Routes a `tools/call` by `name` under the user's tool-search setting. */
-export function routeToolCall(client: UserClient, name: string, args: Record<string, unknown>): RoutedToolCall {
+export function routeToolCall(client: UserClient, name: string, args: Record<string, unknown>, gate?: ToolGate): RoutedToolCall {
   if (!isMetaToolName(name)) return { name, args };
-  const discovery = discoveryOf(client);
+  const discovery = discoveryOf(client, gate);
   // A catalog tool of that name wins while search is not in force.
   if (discovery === undefined || (!discovery.active && client.getTool(name) !== undefined)) return { name, args };
   try {

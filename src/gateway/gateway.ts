@@ -13,7 +13,8 @@ import { noopLogger, type Logger } from '../logger.js';
 import { ClientPool, type ClientLease, type ClientPoolTuning } from '../pool/index.js';
 import { OAuthLogins } from './oauth-logins.js';
 import type { RegistryChange, RegistryUser, ServerRegistry } from '../registry/index.js';
-import { authenticate } from './auth.js';
+import { GatewayAccess, type GatewayAccessOptions } from './access/gateway-access.js';
+import { authenticate, bearerTokenOf } from './auth.js';
 import { CallTracker } from './call-tracker.js';
 import { forwardingOptionsFor } from './forward-server-requests.js';
 import {
@@ -30,7 +31,7 @@ import {
 import { GatewayMetrics } from './gateway-metrics.js';
 import { createHostCheck, type HostCheck } from './host-check.js';
 import { LimitRefusals } from './limit-refusals.js';
-import { McpEndpoint } from './mcp-endpoint.js';
+import { McpEndpoint, type McpEndpointOptions } from './mcp-endpoint.js';
 import { TokenCache } from './token-cache.js';
 import { UserSlots } from './user-slots.js';
 
@@ -66,6 +67,8 @@ export interface GatewayOptions {
   pool?: ClientPoolTuning;
   /** How long a verified token is trusted before the registry is asked again; 0 asks every time. @default TOKEN_CACHE_TTL_MS */
   tokenCacheTtlMs?: number;
+  /** Rate-limit clock and bucket store (tool rules, endpoints and limits live in the registry). */
+  access?: GatewayAccessOptions;
 }
 
 /** The gateway. */
@@ -84,6 +87,8 @@ export class Gateway {
   readonly refusals: LimitRefusals;
   /** OAuth logins started from the dashboard, waiting for their browser. */
   readonly logins = new OAuthLogins();
+  /** Tool rules, named endpoints (`/mcp/e/NAME`), rate limits and approvals (issue 21). */
+  readonly access: GatewayAccess;
   /** The config file's servers (shared by every user). */
   readonly sharedServers: readonly ServerSpec[];
   readonly #streams = new Set<() => void>();
@@ -92,8 +97,9 @@ export class Gateway {
   #shuttingDown = false;
   #closing: Promise<void> | undefined;
 
-  private constructor(options: GatewayOptions, parts: { pool: ClientPool; calls: CallTracker; mcp: McpEndpoint; metrics: GatewayMetrics; logger: Logger; maxBodyBytes: number; eventStreams: UserSlots; refusals: LimitRefusals }) {
+  private constructor(options: GatewayOptions, parts: { pool: ClientPool; calls: CallTracker; mcp: McpEndpoint; metrics: GatewayMetrics; logger: Logger; maxBodyBytes: number; eventStreams: UserSlots; refusals: LimitRefusals; access: GatewayAccess }) {
     this.registry = options.registry;
+    this.access = parts.access;
     this.#tokens = new TokenCache(options.tokenCacheTtlMs);
     // Users removed or changed, tokens revoked (here or in another process): verified tokens are re-checked.
     this.#onRegistryChange = (change) => {
@@ -134,7 +140,8 @@ export class Gateway {
       connectionOptionsFor: (user) => forwardingOptionsFor(calls, user, logger),
     });
     let gateway: Gateway | undefined;
-    const mcp = new McpEndpoint({
+    const access = new GatewayAccess(options.registry, logger, options.access);
+    const mcpOptions: McpEndpointOptions = {
       lease: (user) => {
         if (gateway === undefined) throw new SwitchboardError(ErrorCode.Unavailable, 'the gateway is starting');
         return gateway.lease(user);
@@ -146,15 +153,19 @@ export class Gateway {
       sessionSlots,
       listenSlots,
       onClient: (client, user) => gateway?.metrics.attach(client, user.name),
-    });
+    };
+    const mcp = new McpEndpoint({ ...mcpOptions, toolGate: (user) => access.gateFor(user) });
+    access.serveNamedWith((name) => new McpEndpoint({ ...mcpOptions, toolGate: (user) => access.gateFor(user, name) }));
+    access.onListChanged(() => mcp.toolsChanged());
     let metrics: GatewayMetrics;
     try {
+      await access.start();
       metrics = await GatewayMetrics.create({ sessions: () => mcp.sessionCount, clients: () => pool.size, callsInFlight: () => calls.size, audit: () => pool.auditStats(), limitRefusals: () => refusals.snapshot() }, logger);
     } catch (error) {
-      await Promise.all([mcp.close(), pool.close()]);
+      await Promise.all([mcp.close(), pool.close(), access.close()]);
       throw error;
     }
-    gateway = new Gateway(options, { pool, calls, mcp, metrics, logger, maxBodyBytes, eventStreams, refusals });
+    gateway = new Gateway(options, { pool, calls, mcp, metrics, logger, maxBodyBytes, eventStreams, refusals, access });
     return gateway;
   }
 
@@ -223,7 +234,9 @@ export class Gateway {
       }
       // The last answers are still being written to their clients' streams.
       await this.mcp.whenQuiet(2_000);
+      await Promise.all(this.access.running.map((endpoint) => endpoint.whenQuiet(2_000)));
       await this.mcp.close();
+      await this.access.close();
       await this.logins.close();
       await this.pool.close();
       this.registry.off('change', this.#onRegistryChange);

@@ -67,7 +67,11 @@ export function toApiError(error: unknown): { status: number; body: { error: Api
 /** A JSON `/api` error response. */
 export function apiErrorResponse(error: unknown): Response {
   const { status, body } = toApiError(error);
-  return Response.json(body, { status, headers: status === 401 ? { 'www-authenticate': 'Bearer realm="switchboard"' } : {} });
+  const retryAfterMs = isSwitchboardError(error) ? error.details.retryAfterMs : undefined;
+  const headers: Record<string, string> = status === 401 ? { 'www-authenticate': 'Bearer realm="switchboard"' } : {};
+  // A rate limit says when to come back (RFC 9110 Retry-After, whole seconds).
+  if (typeof retryAfterMs === 'number') headers['retry-after'] = String(Math.max(1, Math.ceil(retryAfterMs / 1000)));
+  return Response.json(body, { status, headers });
 }
 
 /** A JSON-RPC error response for `/mcp` (code -32000 as the MCP SDK uses for transport-level refusals). */

@@ -70,3 +70,8 @@ export {
   DEFAULT_SHUTDOWN_DEADLINE_MS,
   EVENTS_PING_INTERVAL_MS,
 } from './gateway-defaults.js';
+export { MemoryBucketStore } from './access/rate-buckets.js';
+export type { BucketAnswer, BucketRequest, RateBucketStore } from './access/rate-buckets.js';
+export type { GatewayAccessOptions } from './access/gateway-access.js';
+export { connectionSnippets } from './access/connection-snippets.js';
+export type { ConnectionSnippets } from './access/connection-snippets.js';

@@ -17,6 +17,7 @@ import { ErrorCode, SwitchboardError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { ClientLease, EvictionReason, UserClient } from '../pool/index.js';
 import type { RegistryUser } from '../registry/index.js';
+import type { ToolGate } from './access/tool-gate.js';
 import type { CallTracker } from './call-tracker.js';
 import { mcpErrorResponse } from './http-error.js';
 import { LegacySession } from './legacy-session.js';
@@ -40,6 +41,8 @@ export interface McpEndpointOptions {
   listenSlots: UserSlots;
   /** Called when an endpoint starts using a client. */
   onClient?: (client: UserClient, user: RegistryUser) => void;
+  /** The access check of a user here (tool rules, endpoint selection, rate limits, approvals). */
+  toolGate?: (user: RegistryUser) => ToolGate;
 }
 
 /** The `/mcp` endpoint. */
@@ -95,6 +98,7 @@ export class McpEndpoint {
         maxBodyBytes: this.#options.maxBodyBytes,
         onClient: (client) => this.#options.onClient?.(client, user),
         onCall: (request) => this.#callStarted(request),
+        ...(this.#options.toolGate === undefined ? {} : { toolGate: this.#options.toolGate(user) }),
       });
       this.#users.set(user.id, endpoint);
     }
@@ -218,6 +222,11 @@ export class McpEndpoint {
       return;
     }
     endpoint.unbind();
+  }
+
+  /** Tells every connected client of every user that the tool list changed (the access rules did). */
+  toolsChanged(): void {
+    for (const endpoint of this.#users.values()) endpoint.toolsChanged();
   }
 
   /** Ends every session and handler. Idempotent. */

@@ -17,6 +17,7 @@ import { ErrorCode, SwitchboardError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { RegistryUser } from '../registry/index.js';
 import type { UserClient, UserClientEvents } from '../pool/index.js';
+import type { ToolGate } from './access/tool-gate.js';
 import { createAggregatedServer, type AggregatedServerHost } from './aggregated-server.js';
 import { CallConversations } from './call-conversations.js';
 import type { CallTracker } from './call-tracker.js';
@@ -31,6 +32,8 @@ export interface UserEndpointOptions {
   onClient?: (client: UserClient) => void;
   /** Called when a tool call starts, with the HTTP request it came on (for the shutdown). */
   onCall?: (request: Request | undefined) => void;
+  /** The access check of this user on this endpoint. */
+  toolGate?: ToolGate;
 }
 
 /** The MCP side of one user. */
@@ -41,6 +44,7 @@ export class UserEndpoint implements AggregatedServerHost {
   /** Long-lived downstream connections of this user. */
   readonly sessions = new Set<DownstreamSession>();
   readonly conversations = new CallConversations();
+  readonly toolGate: ToolGate | undefined;
   readonly #options: UserEndpointOptions;
   /** Resources 2026-07-28 listen streams asked for: upstream (server, URI) → URI as the client knows it → streams. */
   readonly #listened = new Map<string, Map<string, number>>();
@@ -53,6 +57,12 @@ export class UserEndpoint implements AggregatedServerHost {
     this.tracker = options.tracker;
     this.logger = options.logger.child({ user: user.name });
     this.#options = options;
+    this.toolGate = options.toolGate;
+  }
+
+  /** Tells this user's connected clients that their tool list changed (the access rules did). */
+  toolsChanged(): void {
+    this.#listChanged('tools');
   }
 
   /** A tool call starts on `request` (the HTTP request it came on, when there is one). */

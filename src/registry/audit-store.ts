@@ -49,6 +49,9 @@ export class AuditStore {
           duration_ms: Math.round(entry.durationMs),
           arguments: entry.arguments === undefined ? null : JSON.stringify(entry.arguments),
           created_at: entry.createdAt ?? timestamp(),
+          endpoint: entry.endpoint ?? null,
+          decision: entry.decision ?? null,
+          rule: entry.rule ?? null,
         })),
       )
       .onConflict((conflict) => conflict.column('id').doNothing())
@@ -83,5 +86,8 @@ function toEntry(row: RegistryDatabase['audit_log']): AuditEntry {
     durationMs: Number(row.duration_ms),
     ...(row.arguments === null ? {} : { arguments: parseStoredJson(row.arguments, 'audit arguments') }),
     createdAt: row.created_at,
+    ...(row.endpoint == null ? {} : { endpoint: row.endpoint }),
+    ...(row.decision == null ? {} : { decision: row.decision }),
+    ...(row.rule == null ? {} : { rule: row.rule }),
   };
 }

@@ -162,7 +162,7 @@ function parseNotification(payload: string): Notification | undefined {
     const { origin, change } = value as { origin?: unknown; change?: unknown };
     if (typeof origin !== 'string' || typeof change !== 'object' || change === null) return undefined;
     const { kind, action, userId, name } = change as Record<string, unknown>;
-    const kinds = ['user', 'server', 'template', 'policy', 'unknown'];
+    const kinds = ['user', 'server', 'template', 'policy', 'access', 'unknown'];
     const actions = ['added', 'updated', 'removed', 'unknown'];
     if (typeof kind !== 'string' || !kinds.includes(kind) || typeof action !== 'string' || !actions.includes(action)) return undefined;
     if (userId !== null && userId !== undefined && typeof userId !== 'string') return undefined;

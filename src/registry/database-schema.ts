@@ -75,6 +75,12 @@ export interface AuditLogTable {
   duration_ms: number;
   arguments: string | null;
   created_at: string;
+  /** The named endpoint the call came on (null: `/mcp` or the REST API without one). */
+  endpoint?: string | null;
+  /** A tool-policy decision this row records: `allow`, `deny`, `rate-limited`, `approved`, `rejected`. */
+  decision?: string | null;
+  /** The rule (or limit) that made the decision, as `id: summary`. */
+  rule?: string | null;
 }
 
 /** `user_secrets`: per-user encrypted values such as OAuth tokens, keyed by kind and name. */
@@ -105,6 +111,47 @@ export interface ToolCatalogTable {
   updated_at: string;
 }
 
+/** `user_groups`: named sets of users that grants and rules name. */
+export interface UserGroupsTable {
+  id: string;
+  name: string;
+  description: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** `group_members`: who belongs to which group. */
+export interface GroupMembersTable {
+  group_id: string;
+  user_id: string;
+  created_at: string;
+}
+
+/** `tool_rules`, `rate_limits`: one JSON definition each (see registry/access-types). */
+export interface DefinitionTable {
+  id: string;
+  definition: string;
+  created_at: string;
+}
+
+/** `endpoints`: named tool sets served at `/mcp/e/NAME`; `owner_id` null for an admin's endpoint. */
+export interface EndpointsTable {
+  id: string;
+  name: string;
+  owner_id: string | null;
+  definition: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** `rate_buckets`: token buckets of rate limits, shared by the replicas of a cluster. */
+export interface RateBucketsTable {
+  key: string;
+  tokens: number;
+  /** When `tokens` was computed, in ms since the epoch (a string from PostgreSQL's bigint). */
+  at_ms: number | string;
+}
+
 /** Every table of the registry. */
 export interface RegistryDatabase {
   users: UsersTable;
@@ -115,4 +162,10 @@ export interface RegistryDatabase {
   user_secrets: UserSecretsTable;
   settings: SettingsTable;
   tool_catalog: ToolCatalogTable;
+  user_groups: UserGroupsTable;
+  group_members: GroupMembersTable;
+  tool_rules: DefinitionTable;
+  rate_limits: DefinitionTable;
+  endpoints: EndpointsTable;
+  rate_buckets: RateBucketsTable;
 }

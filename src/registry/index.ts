@@ -53,3 +53,30 @@ export {
   DEFAULT_AUDIT_RETRY_MS,
 } from './audit-writer.js';
 export type { AuditDropReason, AuditWriterOptions, AuditWriterStats } from './audit-writer.js';
+export { AccessStore } from './access-store.js';
+export { GroupStore } from './group-store.js';
+export type { RegistryGroup } from './group-store.js';
+export {
+  accessScopeSchema,
+  annotationFilterSchema,
+  endpointInputSchema,
+  endpointNamingSchema,
+  parseAccessInput,
+  rateLimitInputSchema,
+  toolRuleInputSchema,
+} from './access-types.js';
+export type { AccessScope, AnnotationFilter, EndpointInput, EndpointNaming, EndpointRecord, RateLimit, RateLimitInput, ToolRule, ToolRuleInput } from './access-types.js';
+export {
+  annotationsPass,
+  describeRule,
+  effectiveAnnotations,
+  evaluateToolPolicy,
+  ruleMatches,
+  rulesFor,
+  scopeApplies,
+  serverGlobMatches,
+  toolGlobMatches,
+} from './tool-policy.js';
+export type { PolicyCaller, PolicyDecision, PolicyTool } from './tool-policy.js';
+export { SqlBucketStore, refill, retryAfterMs } from './rate-bucket-store.js';
+export type { BucketAnswer, BucketRequest, RateBucketStore } from './rate-bucket-store.js';

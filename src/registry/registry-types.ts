@@ -93,11 +93,18 @@ export interface AuditEntry {
   /** Only when the pool was told to keep arguments. */
   arguments?: unknown;
   createdAt: string;
+  /** The named endpoint the call came on. */
+  endpoint?: string;
+  /** A tool-policy decision this entry records (`allow`, `deny`, `rate-limited`, `approved`, `rejected`). */
+  decision?: string;
+  /** The rule or limit that made the decision. */
+  rule?: string;
 }
 
 /** A change to the registry, from this process or (remote) another one. */
 export interface RegistryChange {
-  kind: 'user' | 'server' | 'template' | 'policy' | 'unknown';
+  /** `access`: groups, tool rules, endpoints or rate limits (see AccessStore). */
+  kind: 'user' | 'server' | 'template' | 'policy' | 'access' | 'unknown';
   action: 'added' | 'updated' | 'removed' | 'unknown';
   /**
    * Whose servers it affects: a user id, null for shared servers and templates (everyone), undefined

@@ -22,7 +22,10 @@ import type { Kysely } from 'kysely';
 import { ErrorCode, SwitchboardError, isSwitchboardError } from '../errors.js';
 import { noopLogger, type Logger } from '../logger.js';
 import { TypedEmitter } from '../util/typed-emitter.js';
+import { AccessStore } from './access-store.js';
 import { AuditStore } from './audit-store.js';
+import { GroupStore } from './group-store.js';
+import { SqlBucketStore } from './rate-bucket-store.js';
 import { ChangeFeed, DEFAULT_WATCH_INTERVAL_MS } from './change-feed.js';
 import type { RegistryDatabase } from './database-schema.js';
 import { DEFAULT_DATABASE_PATH, databaseError, openDatabase, type OpenedDatabase, type RegistryBackend } from './open-database.js';
@@ -100,6 +103,12 @@ export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
   readonly userSecrets: UserSecretStore;
   /** Each server spec's last known tool names, for the pool's clients (names stay put when a server is down). */
   readonly catalog: RegistryCatalogStore;
+  /** Groups of users (issue 21). */
+  readonly groups: GroupStore;
+  /** Tool rules, rate limits and named endpoints (issue 21). */
+  readonly access: AccessStore;
+  /** Rate-limit buckets in the database, shared by every replica (issue 21). */
+  readonly rateBuckets: SqlBucketStore;
   readonly #opened: OpenedDatabase;
   readonly #box: SecretBox;
   readonly #keyFile: string | undefined;
@@ -143,6 +152,9 @@ export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
     this.audit = new AuditStore(context);
     this.userSecrets = new UserSecretStore(context);
     this.catalog = new RegistryCatalogStore(context);
+    this.groups = new GroupStore(context);
+    this.access = new AccessStore(context);
+    this.rateBuckets = new SqlBucketStore(context);
   }
 
   /**

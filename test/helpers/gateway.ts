@@ -37,13 +37,15 @@ export interface TestGatewayOptions extends Omit<StartGatewayOptions, 'registry'
   servers?: Record<string, Record<string, unknown>>;
   naming?: 'on-conflict' | 'prefix' | 'none';
   logger?: Logger;
+  /** The registry database (a `postgres://` URL or a file); the default is an SQLite file in the temporary folder. */
+  db?: string;
 }
 
 /** Starts a gateway over a fresh registry. */
 export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
   const dir = mkdtempSync(join(tmpdir(), 'sb-gateway-'));
-  const registry = await ServerRegistry.open({ db: join(dir, 'switchboard.db'), keyFile: join(dir, 'secret.key'), watchIntervalMs: 50 });
-  const { servers, naming, logger, ...rest } = options;
+  const { servers, naming, logger, db, ...rest } = options;
+  const registry = await ServerRegistry.open({ db: db ?? join(dir, 'switchboard.db'), keyFile: join(dir, 'secret.key'), watchIntervalMs: 50 });
   let running: RunningGateway | undefined;
   try {
     const admin = await registry.users.add('admin', { isAdmin: true });

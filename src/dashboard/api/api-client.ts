@@ -9,6 +9,7 @@ import { ApiError, parseErrorBody } from './api-error.js';
 import type { CallAnswer, CallProgress, LoginResponse, MeResponse, ServerChange, ServerResponse, ServersResponse, StatsResponse, TemplatesResponse, ToolSearchView, ToolsResponse } from '../../contract/api-contract.js';
 
 export type { CallProgress, ServerChange };
+import type { ApprovalView, EndpointView, GroupView, LimitView, RuleView } from './access-types.js';
 
 /** Longest wait for an ordinary `/api` answer (tool calls have their own). @default 30000 */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -103,6 +104,67 @@ export class ApiClient {
 
   stats(): Promise<StatsResponse> {
     return this.#request('GET', 'api/stats');
+  }
+
+  // Access control (issue 21): endpoints, groups, rules, limits, approvals.
+  endpoints(): Promise<{ everything: boolean; endpoints: EndpointView[] }> {
+    return this.#request('GET', 'api/endpoints');
+  }
+
+  putEndpoint(name: string, definition: Record<string, unknown>): Promise<{ endpoint: EndpointView }> {
+    return this.#request('PUT', `api/endpoints/${encodeURIComponent(name)}`, definition);
+  }
+
+  removeEndpoint(name: string): Promise<void> {
+    return this.#request('DELETE', `api/endpoints/${encodeURIComponent(name)}`);
+  }
+
+  setEverything(on: boolean): Promise<{ on: boolean }> {
+    return this.#request('PUT', 'api/settings/everything', { on });
+  }
+
+  groups(): Promise<{ groups: GroupView[] }> {
+    return this.#request('GET', 'api/groups');
+  }
+
+  addGroup(name: string, members: readonly string[]): Promise<{ group: GroupView }> {
+    return this.#request('POST', 'api/groups', { name, members });
+  }
+
+  removeGroup(name: string): Promise<void> {
+    return this.#request('DELETE', `api/groups/${encodeURIComponent(name)}`);
+  }
+
+  rules(): Promise<{ rules: RuleView[] }> {
+    return this.#request('GET', 'api/rules');
+  }
+
+  addRule(rule: Omit<RuleView, 'id'>): Promise<{ rule: RuleView }> {
+    return this.#request('POST', 'api/rules', rule);
+  }
+
+  removeRule(id: string): Promise<void> {
+    return this.#request('DELETE', `api/rules/${encodeURIComponent(id)}`);
+  }
+
+  limits(): Promise<{ limits: LimitView[] }> {
+    return this.#request('GET', 'api/limits');
+  }
+
+  addLimit(limit: Omit<LimitView, 'id'>): Promise<{ limit: LimitView }> {
+    return this.#request('POST', 'api/limits', limit);
+  }
+
+  removeLimit(id: string): Promise<void> {
+    return this.#request('DELETE', `api/limits/${encodeURIComponent(id)}`);
+  }
+
+  approvals(): Promise<{ approvals: ApprovalView[] }> {
+    return this.#request('GET', 'api/approvals');
+  }
+
+  decideApproval(id: string, approve: boolean): Promise<{ decided: string }> {
+    return this.#request('POST', `api/approvals/${encodeURIComponent(id)}`, { approve });
   }
 
   async #request<T>(method: string, path: string, body?: unknown, options: { signal?: AbortSignal | undefined; timeoutMs?: number } = {}): Promise<T> {

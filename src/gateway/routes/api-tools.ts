@@ -21,16 +21,35 @@ import type { Gateway } from '../gateway.js';
 import { jsonObjectBody, userOf, type GatewayApp } from '../gateway-app-types.js';
 import { isRecord } from '../wire-format.js';
 import { searchToolsFor } from './search-tools-query.js';
+import type { RegistryUser } from '../../registry/index.js';
+import type { ToolGate } from '../access/tool-gate.js';
+import type { CatalogTool } from '../../client/multi-server-client.js';
+
+/** The access check of `user` on `/mcp`, or on the named endpoint of `?endpoint=` (404 unless they may use it). */
+function gateOf(gateway: Gateway, user: RegistryUser, endpoint: string | undefined): ToolGate {
+  if (endpoint !== undefined) gateway.access.endpointFor(user, endpoint);
+  else if (!gateway.access.everythingAllowed(user)) throw new SwitchboardError(ErrorCode.Forbidden, 'the administrator turned the everything endpoint off: name an endpoint with ?endpoint=NAME', { hint: 'GET /api/endpoints lists yours' });
+  return gateway.access.gateFor(user, endpoint);
+}
+
+/** The search's matches that `visible` (the gate's list) holds, under the names the gate gives them. */
+function onlyVisible(found: readonly CatalogTool[], visible: readonly CatalogTool[]): CatalogTool[] {
+  const byOrigin = new Map(visible.map((tool) => [`${tool.server}\0${tool.originalName}`, tool]));
+  return found.flatMap((tool) => byOrigin.get(`${tool.server}\0${tool.originalName}`) ?? []);
+}
 
 const API_DOWNSTREAM = { key: {}, era: 'api', canElicit: false, canSample: false } as const;
 
 /** Adds the `/api/tools` routes (behind the auth middleware). */
 export function registerToolRoutes(app: GatewayApp, gateway: Gateway): void {
   app.get('/api/tools', async (c) => {
-    const lease = await gateway.lease(userOf(c));
+    const user = userOf(c);
+    const gate = gateOf(gateway, user, c.req.query('endpoint'));
+    const lease = await gateway.lease(user);
     try {
       const query = c.req.query('q');
-      const found = query === undefined ? lease.client.listTools() : searchToolsFor(lease.client.client, query, c.req.query('limit'), c.req.query('server'));
+      const visible = gate.list(lease.client);
+      const found = query === undefined ? visible : onlyVisible(searchToolsFor(lease.client.client, query, c.req.query('limit'), c.req.query('server')), visible);
       const tools = found.map((tool): ToolView => ({
         name: tool.name,
         server: tool.server,
@@ -49,11 +68,19 @@ export function registerToolRoutes(app: GatewayApp, gateway: Gateway): void {
 
   app.post('/api/tools/:name/call', async (c) => {
     const user = userOf(c);
-    const name = c.req.param('name');
+    const gate = gateOf(gateway, user, c.req.query('endpoint'));
+    let name = c.req.param('name');
     const body = await jsonObjectBody(c);
     const args = body.arguments ?? {};
     if (!isRecord(args)) throw new SwitchboardError(ErrorCode.InvalidArgument, '`arguments` must be a JSON object');
     const lease = await gateway.lease(user);
+    try {
+      // The same check as on /mcp: rules, the endpoint's selection and names, rate limits (429), approval.
+      name = (await gate.authorize(lease.client, name, args, { signal: c.req.raw.signal }))?.name ?? name;
+    } catch (error) {
+      lease.release();
+      throw error;
+    }
     const tool = lease.client.getTool(name);
     if (tool !== undefined && (c.req.header('accept') ?? '').includes('text/event-stream')) {
       const tracked = gateway.calls.begin(user.id, tool.server, API_DOWNSTREAM, c.req.raw.signal);

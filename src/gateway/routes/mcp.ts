@@ -8,13 +8,26 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { isJsonContentType } from '@modelcontextprotocol/server';
 import { ErrorCode, SwitchboardError } from '../../errors.js';
 import type { Gateway } from '../gateway.js';
-import { userOf, type GatewayApp } from '../gateway-app-types.js';
+import { userOf, type GatewayApp, type GatewayContext } from '../gateway-app-types.js';
+import type { McpEndpoint } from '../mcp-endpoint.js';
 import { mcpErrorResponse } from '../http-error.js';
 import { readJsonBody } from '../read-node-body.js';
 
 /** Adds `/mcp` (behind the auth middleware). */
 export function registerMcpRoute(app: GatewayApp, gateway: Gateway): void {
   app.on(['GET', 'POST', 'DELETE'], '/mcp', async (c) => {
+    const user = userOf(c);
+    if (!gateway.access.everythingAllowed(user)) {
+      const names = gateway.access.endpointsOf(user).map((endpoint) => `/mcp/e/${endpoint.name}`);
+      return mcpErrorResponse(new SwitchboardError(ErrorCode.Forbidden, 'the administrator turned /mcp off: use a named endpoint', { hint: names.length === 0 ? 'ask an administrator for an endpoint' : `yours: ${names.join(', ')}` }));
+    }
+    return serveMcp(c, gateway, gateway.mcp);
+  });
+}
+
+/** Serves one MCP request of the authenticated user on `endpoint` (`/mcp` or a named one). */
+export async function serveMcp(c: GatewayContext, gateway: Gateway, endpoint: McpEndpoint): Promise<Response> {
+  {
     if (gateway.shuttingDown && c.req.header('mcp-session-id') === undefined) {
       return mcpErrorResponse(new SwitchboardError(ErrorCode.Unavailable, 'the gateway is shutting down'));
     }
@@ -32,10 +45,10 @@ export function registerMcpRoute(app: GatewayApp, gateway: Gateway): void {
       parsedBody = { value: body.value };
     }
     try {
-      return await gateway.mcp.handle(c.req.raw, userOf(c), onEnd, parsedBody);
+      return await endpoint.handle(c.req.raw, userOf(c), onEnd, parsedBody);
     } catch (error) {
-      gateway.logger.warn('an /mcp request failed', { requestId: c.get('requestId'), error: error instanceof Error ? error.message : String(error) });
+      gateway.logger.warn('an /mcp request failed', { requestId: c.get('requestId'), path: c.req.path, error: error instanceof Error ? error.message : String(error) });
       return mcpErrorResponse(error);
     }
-  });
+  }
 }

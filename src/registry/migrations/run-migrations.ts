@@ -9,12 +9,14 @@ import { Migrator, type Kysely, type Migration } from 'kysely';
 import { ErrorCode, SwitchboardError } from '../../errors.js';
 import { initialMigration } from './001-initial.js';
 import { toolCatalogMigration } from './002-tool-catalog.js';
+import { endpointsMigration } from './004-endpoints.js';
 import { userToolSearchMigration } from './007-user-tool-search.js';
 
 /** Every migration, by version. Names sort in the order they apply. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '001-initial': initialMigration,
   '002-tool-catalog': toolCatalogMigration,
+  '004-endpoints': endpointsMigration,
   '007-user-tool-search': userToolSearchMigration,
 };
 
