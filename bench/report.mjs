@@ -8,6 +8,7 @@
 
 import { clientOf } from './clients.mjs';
 import { gatewayOf } from './gateways.mjs';
+import { renderWrk, summarizeWrk } from './wrk-case.mjs';
 
 /** Every figure a worker reports. `rate` figures are better when higher. */
 export const METRICS = [
@@ -50,7 +51,7 @@ function costRatio(metric, value, baseline) {
 }
 
 /** Medians and paired ratios per client and figure, plus the derived comparisons. */
-export function summarize({ runs, gatewayRuns, cliRuns, clients, reps }) {
+export function summarize({ runs, gatewayRuns, cliRuns, wrkRuns = [], clients, reps }) {
   const byKey = new Map();
   for (const run of runs) byKey.set(`${run.client}/${run.group}/${run.rep}`, run);
   const valueOf = (client, metric, rep) => {
@@ -108,7 +109,7 @@ export function summarize({ runs, gatewayRuns, cliRuns, clients, reps }) {
       rateRatio: median(ok.map((candidate) => (gatewayRep.get(`direct/${candidate.rep}`)?.par64CallsPerSecond ?? Number.NaN) / candidate.par64CallsPerSecond)),
     };
   }
-  return { table, errors, derived, gateway, targets: evaluateTargets(table, derived) };
+  return { table, errors, derived, gateway, targets: evaluateTargets(table, derived), wrk: wrkRuns.length === 0 ? undefined : summarizeWrk(wrkRuns) };
 }
 
 /** Issue 9's targets, judged on the medians of the paired ratios. */
@@ -188,6 +189,8 @@ export function renderReport(summary, meta) {
   const clients = meta.options.clients.filter((client) => summary.table[client] !== undefined);
   const { machine } = meta;
   const out = [];
+  // The wrk case alone (--wrk-only): no client rows.
+  if (clients.length === 0) return summary.wrk === undefined ? '' : renderWrk(summary.wrk);
   out.push('## Client-side MCP overhead over stdio\n');
   out.push(
     `${machine.date.slice(0, 10)} · ${machine.cpu} × ${machine.cores} · ${machine.memoryGiB} GiB · ${machine.os} · Node ${machine.node} · load average at start ${machine.loadAverageAtStart.join(' / ')} · ` +
@@ -227,6 +230,7 @@ export function renderReport(summary, meta) {
         );
     }
   }
+  if (summary.wrk !== undefined) out.push(renderWrk(summary.wrk));
   const failed = Object.entries(summary.errors);
   if (failed.length > 0) {
     out.push('\n### Failures and skips\n');
