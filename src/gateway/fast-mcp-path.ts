@@ -71,6 +71,7 @@ export class FastMcpPath {
   readonly #gateway: Gateway;
   /** Fast-path calls of 2025 sessions in flight, by session and JSON-RPC id (for `notifications/cancelled`). */
   readonly #running = new Map<string, AbortController[]>();
+  readonly #cancelled = new WeakSet<AbortController>();
   #nextId = 0;
   readonly #idPrefix = `f${randomBytes(4).toString('hex')}`;
 
@@ -150,6 +151,8 @@ export class FastMcpPath {
         else this.#running.set(key, left);
         outgoing.off('close', gone);
         ended();
+        // A cancelled request gets no answer (the spec's rule, as the SDK keeps it): its stream just ends.
+        if (this.#cancelled.has(abort)) return this.#endQuietly(outgoing, session, exchange);
         const answer = result.kind === 'result' ? { result: result.structured ? session.server.projectCallToolResult(result.value, call.tool.outputSchema) : result.value } : { error: result.error };
         this.#send(outgoing, session, request.id, answer, exchange);
       },
@@ -162,6 +165,7 @@ export class FastMcpPath {
     const params = value.params as JsonObject;
     const running = this.#running.get(`${session.id}\n${String(params.requestId)}`);
     if (running === undefined) return false;
+    for (const abort of running) this.#cancelled.add(abort);
     for (const abort of running) abort.abort(new Error(typeof params.reason === 'string' ? params.reason : 'cancelled by the client'));
     outgoing.writeHead(202, this.#baseHeaders(exchange));
     outgoing.end();
@@ -241,6 +245,14 @@ export class FastMcpPath {
       'mcp-session-id': session.id,
     });
     outgoing.end(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+    this.#observe(exchange, 200);
+  }
+
+  /** The end of a cancelled call's stream: the SSE headers and no message. */
+  #endQuietly(outgoing: ServerResponse, session: LegacySession, exchange: Exchange): void {
+    if (outgoing.destroyed) return;
+    outgoing.writeHead(200, { ...this.#baseHeaders(exchange), 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no', 'mcp-session-id': session.id });
+    outgoing.end();
     this.#observe(exchange, 200);
   }
 

@@ -1,0 +1,96 @@
+/**
+ * The fast path of `/mcp` (src/gateway/fast-mcp-path.ts) against the general path, over a real
+ * gateway and the kitchen-sink server: the same answers, byte for byte but the request id, for the
+ * requests it takes; the general path for the ones it leaves; cancellation reaches the upstream call;
+ * the token and Host checks still refuse.
+ */
+
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { KITCHEN_SINK } from '../../helpers/fixtures.js';
+import { startTestGateway, type TestGateway } from '../../helpers/gateway.js';
+
+let gateway: TestGateway;
+let session: Record<string, string>;
+
+const ACCEPT = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+/** Fast-path request ids start with `f` and 8 hex digits; the app's are 8 hex digits. */
+const FAST_ID = /^f[0-9a-f]{8}-/;
+
+async function post(headers: Record<string, string>, body: unknown, signal?: AbortSignal): Promise<{ status: number; headers: Headers; text: string }> {
+  const response = await fetch(gateway.mcpUrl, { method: 'POST', headers: { ...ACCEPT, authorization: `Bearer ${gateway.adminToken}`, ...headers }, body: JSON.stringify(body), signal: signal ?? AbortSignal.timeout(20_000) });
+  return { status: response.status, headers: response.headers, text: await response.text() };
+}
+
+beforeAll(async () => {
+  gateway = await startTestGateway({ servers: { sink: { command: process.execPath, args: [KITCHEN_SINK] } } });
+  const opened = await post({}, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fast-path-test', version: '1' } } });
+  session = { 'mcp-session-id': opened.headers.get('mcp-session-id') ?? '', 'mcp-protocol-version': '2025-06-18' };
+  await post(session, { jsonrpc: '2.0', method: 'notifications/initialized' });
+}, 30_000);
+
+afterAll(async () => {
+  await gateway?.close();
+});
+
+test('a 2025 tools/call, tools/list and ping on the fast path answer exactly as the general path does', async () => {
+  // The general path takes a request with `_meta` (the fast path leaves those); the answer must not differ.
+  for (const [method, params] of [
+    ['tools/call', { name: 'echo', arguments: { message: 'hi' } }],
+    ['tools/call', { name: 'fail', arguments: {} }],
+    ['tools/list', {}],
+    ['ping', {}],
+  ] as const) {
+    const fast = await post(session, { jsonrpc: '2.0', id: 7, method, params });
+    const general = await post(session, { jsonrpc: '2.0', id: 7, method, params: { ...params, _meta: {} } });
+    expect(fast.headers.get('x-request-id')).toMatch(FAST_ID);
+    expect(general.headers.get('x-request-id')).not.toMatch(FAST_ID);
+    expect(fast.status).toBe(general.status);
+    expect(fast.headers.get('content-type')).toBe(general.headers.get('content-type'));
+    expect(fast.headers.get('mcp-session-id')).toBe(session['mcp-session-id']);
+    expect(fast.text).toBe(general.text);
+  }
+});
+
+test('an unknown tool, a batch and a progress token go to the general path', async () => {
+  const unknown = await post(session, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'nope', arguments: {} } });
+  expect(unknown.headers.get('x-request-id')).not.toMatch(FAST_ID);
+  expect(unknown.text).toContain('There is no tool named');
+  const progress = await post(session, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'sleep', arguments: { ms: 120 }, _meta: { progressToken: 'p' } } });
+  expect(progress.headers.get('x-request-id')).not.toMatch(FAST_ID);
+  expect(progress.text).toContain('notifications/progress');
+});
+
+test('notifications/cancelled of a fast-path call cancels it upstream; the call gets no answer', async () => {
+  const call = post(session, { jsonrpc: '2.0', id: 'long', method: 'tools/call', params: { name: 'sleep', arguments: { ms: 15_000 } } });
+  // The call is running once the gateway tracks it.
+  const deadline = Date.now() + 10_000;
+  while (gateway.running.gateway.calls.size === 0) {
+    if (Date.now() > deadline) throw new Error('the call did not start');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const cancelled = await post(session, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'long', reason: 'test' } });
+  expect(cancelled.status).toBe(202);
+  expect(cancelled.headers.get('x-request-id')).toMatch(FAST_ID);
+  const answer = await call;
+  expect(answer.headers.get('x-request-id')).toMatch(FAST_ID);
+  expect(answer.text).toBe('');
+  expect(gateway.running.gateway.calls.size).toBe(0);
+});
+
+test('a 2026-07-28 tools/call on the fast path carries resultType and the server identity', async () => {
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+  const answer = await post({ 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'echo' }, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo', arguments: { message: 'modern' }, _meta: meta } });
+  expect(answer.headers.get('x-request-id')).toMatch(FAST_ID);
+  expect(answer.headers.get('content-type')).toBe('application/json');
+  expect(JSON.parse(answer.text)).toMatchObject({
+    jsonrpc: '2.0',
+    id: 3,
+    result: { content: [{ type: 'text', text: 'modern' }], resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'mcp-switchboard', version: expect.any(String) } } },
+  });
+});
+
+test('a wrong token and a foreign Origin are still refused', async () => {
+  const body = { jsonrpc: '2.0', id: 9, method: 'ping' };
+  expect((await post({ ...session, authorization: 'Bearer wrong' }, body)).status).toBe(401);
+  expect((await post({ ...session, origin: 'http://evil.example' }, body)).status).toBe(403);
+});
