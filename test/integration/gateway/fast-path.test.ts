@@ -68,10 +68,13 @@ test('notifications/cancelled of a fast-path call cancels it upstream; the call 
     if (Date.now() > deadline) throw new Error('the call did not start');
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+  const cancelledAt = Date.now();
   const cancelled = await post(session, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'long', reason: 'test' } });
   expect(cancelled.status).toBe(202);
   expect(cancelled.headers.get('x-request-id')).toMatch(FAST_ID);
   const answer = await call;
+  // The 15 s call ended at the cancellation, not at its end.
+  expect(Date.now() - cancelledAt).toBeLessThan(8_000);
   expect(answer.headers.get('x-request-id')).toMatch(FAST_ID);
   expect(answer.text).toBe('');
   expect(gateway.running.gateway.calls.size).toBe(0);
