@@ -50,6 +50,8 @@ const META_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 const MODERN_META_KEYS = new Set([META_PROTOCOL, META_CLIENT, META_CAPABILITIES]);
 const SERVER_INFO = { name: 'mcp-switchboard', version: VERSION };
 
+/** The downstream signal of a fast-path call as `callFailure` sees it: a cancelled call gets no answer at all. */
+const NEVER_ABORTED = new AbortController().signal;
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 type JsonObject = Record<string, unknown>;
@@ -136,7 +138,9 @@ export class FastMcpPath {
     const call = callOf(request, client);
     if (call === undefined) return false;
     const key = `${session.id}\n${String(request.id)}`;
-    const abort = new AbortController();
+    // One controller per call: the tracker's (aborted at shutdown), also aborted by a cancellation or the client going away.
+    const tracked = this.#gateway.calls.begin(session.userId, call.tool.server, { key: session.record, era: 'legacy', canElicit: false, canSample: false });
+    const abort = tracked.call.abort;
     // A client may reuse an id while a call is running (nothing forbids it on the wire): a cancellation of that id cancels every such call.
     const running = this.#running.get(key);
     if (running === undefined) this.#running.set(key, [abort]);
@@ -144,7 +148,7 @@ export class FastMcpPath {
     const ended = session.exchange();
     const gone = (): void => abort.abort(new Error('the client went away'));
     outgoing.once('close', gone);
-    void this.#call(client, session.userId, call, abort.signal, session.record, 'legacy').then(
+    void this.#call(client, call, tracked).then(
       (result) => {
         const left = this.#running.get(key)?.filter((other) => other !== abort) ?? [];
         if (left.length === 0) this.#running.delete(key);
@@ -167,7 +171,7 @@ export class FastMcpPath {
     if (running === undefined) return false;
     for (const abort of running) this.#cancelled.add(abort);
     for (const abort of running) abort.abort(new Error(typeof params.reason === 'string' ? params.reason : 'cancelled by the client'));
-    outgoing.writeHead(202, this.#baseHeaders(exchange));
+    outgoing.writeHead(202, { ...this.#baseHeaders(exchange), 'content-length': 0 });
     outgoing.end();
     this.#observe(exchange, 202);
     return true;
@@ -189,14 +193,14 @@ export class FastMcpPath {
     const call = callOf(request, client);
     // An output schema is projected by the 2026-07-28 codec, which lives in the SDK's per-request server.
     if (call === undefined || call.tool.outputSchema !== undefined) return false;
-    const abort = new AbortController();
-    const gone = (): void => abort.abort(new Error('the client went away'));
+    const tracked = this.#gateway.calls.begin(user.id, call.tool.server, { key: {}, era: 'modern', canElicit: false, canSample: false });
+    const gone = (): void => tracked.call.abort.abort(new Error('the client went away'));
     outgoing.once('close', gone);
     void this.#gateway.lease(user).then(
       async (lease) => {
         endpoint.bind(lease.client);
         try {
-          const result = await this.#call(lease.client, user.id, call, abort.signal, {}, 'modern');
+          const result = await this.#call(lease.client, call, tracked);
           const answer = result.kind === 'result' ? { result: stampModern(result.structured ? projectStructured(result.value) : result.value) } : { error: result.error };
           outgoing.off('close', gone);
           this.#sendJson(outgoing, request.id, answer, exchange);
@@ -205,6 +209,7 @@ export class FastMcpPath {
         }
       },
       (error: unknown) => {
+        tracked.end();
         outgoing.off('close', gone);
         this.#sendJson(outgoing, request.id, { error: jsonRpcErrorOf(error) }, exchange);
       },
@@ -213,19 +218,20 @@ export class FastMcpPath {
   }
 
   /** Runs a call through the user's client (its limit, audit and cancellation), tracked for the shutdown. */
-  async #call(client: UserClient, userId: string, call: { tool: CatalogTool; args: JsonObject }, signal: AbortSignal, key: object, era: 'legacy' | 'modern'): Promise<{ kind: 'result'; value: CallToolResult; structured: boolean } | { kind: 'error'; error: { code: number; message: string; data?: unknown } }> {
-    const { call: tracked, end } = this.#gateway.calls.begin(userId, call.tool.server, { key, era, canElicit: false, canSample: false }, signal);
+  async #call(client: UserClient, call: { tool: CatalogTool; args: JsonObject }, tracked: ReturnType<Gateway['calls']['begin']>): Promise<{ kind: 'result'; value: CallToolResult; structured: boolean } | { kind: 'error'; error: { code: number; message: string; data?: unknown } }> {
+    const signal = tracked.call.abort.signal;
     try {
-      const result = toWireResult(await client.callTool(call.tool.name, call.args, { signal: tracked.abort.signal }));
+      const result = toWireResult(await client.callTool(call.tool.name, call.args, { signal }));
       return { kind: 'result', value: result, structured: result.structuredContent !== undefined };
     } catch (error) {
       try {
-        return { kind: 'result', value: callFailure(error, signal, tracked.abort.signal, call.tool), structured: false };
+        // A call the client cancelled or walked away from is not answered; one aborted otherwise was the shutdown's.
+        return { kind: 'result', value: callFailure(error, NEVER_ABORTED, signal, call.tool), structured: false };
       } catch (thrown) {
         return { kind: 'error', error: isProtocolErrorLike(thrown) ? jsonRpcErrorOf(thrown) : jsonRpcErrorOf(undefined) };
       }
     } finally {
-      end();
+      tracked.end();
     }
   }
 
@@ -237,14 +243,17 @@ export class FastMcpPath {
   #send(outgoing: ServerResponse, session: LegacySession, id: string | number, answer: { result: unknown } | { error: unknown }, exchange: Exchange): void {
     if (outgoing.destroyed) return;
     const message = 'result' in answer ? { result: answer.result, jsonrpc: '2.0', id } : { jsonrpc: '2.0', id, error: answer.error };
+    const text = `event: message\ndata: ${JSON.stringify(message)}\n\n`;
     outgoing.writeHead(200, {
       ...this.#baseHeaders(exchange),
       'content-type': 'text/event-stream',
       'cache-control': 'no-cache, no-transform',
       'x-accel-buffering': 'no',
       'mcp-session-id': session.id,
+      // One event and the end: a known length spares chunked framing (one write of headers and body).
+      'content-length': Buffer.byteLength(text),
     });
-    outgoing.end(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+    outgoing.end(text);
     this.#observe(exchange, 200);
   }
 
@@ -260,8 +269,9 @@ export class FastMcpPath {
   #sendJson(outgoing: ServerResponse, id: string | number, answer: { result: unknown } | { error: unknown }, exchange: Exchange): void {
     if (outgoing.destroyed) return;
     const message = 'result' in answer ? { result: answer.result, jsonrpc: '2.0', id } : { jsonrpc: '2.0', id, error: answer.error };
-    outgoing.writeHead(200, { ...this.#baseHeaders(exchange), 'content-type': 'application/json' });
-    outgoing.end(JSON.stringify(message));
+    const text = JSON.stringify(message);
+    outgoing.writeHead(200, { ...this.#baseHeaders(exchange), 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+    outgoing.end(text);
     this.#observe(exchange, 200);
   }
 
