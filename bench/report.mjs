@@ -230,7 +230,6 @@ export function renderReport(summary, meta) {
         );
     }
   }
-  if (summary.wrk !== undefined) out.push(renderWrk(summary.wrk));
   const failed = Object.entries(summary.errors);
   if (failed.length > 0) {
     out.push('\n### Failures and skips\n');
@@ -239,6 +238,8 @@ export function renderReport(summary, meta) {
   out.push('\n### Clients\n');
   out.push('| row | packages |\n| --- | --- |');
   for (const client of clients) out.push(`| ${clientOf(client).label} | ${clientOf(client).packages} |`);
+  // Last, so that `--wrk-only --update-docs` can replace just this section of docs/benchmarks.md.
+  if (summary.wrk !== undefined) out.push(renderWrk(summary.wrk));
   return `${out.join('\n')}\n`;
 }
 
@@ -284,6 +285,14 @@ a repetition, and the client CPU per call, the steadiest figure.
   tens of milliseconds of start-up when a client passes it on.
 - **Gateway.** The echo server behind each gateway over Streamable HTTP, measured with the same SDK v1 client;
   "direct" is that client over stdio.
+- **Gateway, wrk case (issue 17).** wrk (Debian's, one thread) against each gateway itself, so the load
+  generator is not what is measured: a **floor** row (\`bench/floor-gateway.mjs\`, a bare HTTP→stdio forwarder:
+  bearer check, JSON parse, write to the pipe, SSE-framed answer), \`switchboard serve\` in its default
+  configuration, supergateway and mcp-proxy, in an order rotated per repetition, all on the echo server. A
+  2025-era session (initialize once, then \`tools/call\` with the session id) and 2026-07-28 stateless
+  requests, at 1, 8 and 64 connections; CPU per call is the gateway process's own utime + stime from
+  \`/proc/PID/stat\` (the upstream is a child, not counted). \`bench/wrk-worker.mjs\`, \`bench/wrk-case.mjs\`;
+  \`node bench/run.mjs --wrk-only\` runs just this case.
 - **Versions.** \`npm install\` on Node 20 picks the newest release whose \`engines\` admits Node 20: @mastra/mcp
   0.14.5, @ai-sdk/mcp 1.0.102, mcp-use 1.34.6 (the last with a client).
 

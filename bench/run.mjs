@@ -22,7 +22,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { CLIENT_NAMES } from './clients.mjs';
 import { GATEWAY_NAMES } from './gateways.mjs';
-import { ensureWrk, WRK_GATEWAYS, WRK_SCENARIOS } from './wrk-case.mjs';
+import { ensureWrk, WRK_GATEWAYS, WRK_SCENARIOS, WRK_SECTION } from './wrk-case.mjs';
 import { renderDocs, renderReport, summarize } from './report.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -193,7 +193,15 @@ async function main() {
   const report = renderReport(summary, meta);
   writeFileSync(`${resultsDir}/latest.json`, `${JSON.stringify({ meta, summary, runs, gatewayRuns, cliRuns, wrkRuns }, null, 2)}\n`);
   writeFileSync(`${resultsDir}/latest.md`, report);
-  if (options.updateDocs) {
+  if (options.updateDocs && options.wrkOnly) {
+    // Only the wrk case ran: its section of docs/benchmarks.md is replaced (or added), the rest kept.
+    const docs = `${root}docs/benchmarks.md`;
+    const current = existsSync(docs) ? readFileSync(docs, 'utf8') : renderDocs('', meta);
+    const start = current.indexOf(WRK_SECTION);
+    const note = `_This section: \`node bench/run.mjs --wrk-only${options.quick ? ' --quick' : ''} --reps ${options.reps} --update-docs\`, ${meta.machine.date.slice(0, 16).replace('T', ' ')} UTC, load average at start ${meta.machine.loadAverageAtStart.join(' / ')}._\n`;
+    const section = report.trimStart().replace(/\n/, `\n\n${note}`);
+    writeFileSync(docs, `${start === -1 ? `${current.trimEnd()}\n\n` : current.slice(0, start)}${section}`);
+  } else if (options.updateDocs) {
     mkdirSync(`${root}docs`, { recursive: true });
     writeFileSync(`${root}docs/benchmarks.md`, renderDocs(report, meta));
   }

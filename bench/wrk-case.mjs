@@ -9,6 +9,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 
 export const WRK_GATEWAYS = ['floor', 'switchboard', 'supergateway', 'mcp-proxy'];
 export const WRK_SCENARIOS = ['2025', '2026', 'list', 'sessions'];
+/** The heading of the case's section in the report (and in docs/benchmarks.md). */
+export const WRK_SECTION = '## Gateway case: wrk against the gateway itself (issue 17)';
 const LABELS = { floor: 'floor (bare forwarder)', switchboard: 'switchboard serve', supergateway: 'supergateway --stateful', 'mcp-proxy': 'mcp-proxy (stream)' };
 
 /** Makes sure `wrk` runs here: `apt-get install wrk` when it is missing (as root, or through sudo). */
@@ -76,7 +78,7 @@ export function summarizeWrk(wrkRuns) {
     list[gateway] = { gatewayUs: median(good.map((run) => run.listGatewayP50Us)), directUs: median(good.map((run) => run.listDirectP50Us)), ratio: median(good.map((run) => run.listGatewayP50Us / run.listDirectP50Us)), tools: good[0].listTools };
   }
   const sessionRuns = of('switchboard', 'sessions').filter(ok);
-  const sessions = sessionRuns.length === 0 ? undefined : { rssPerSessionKiB: median(sessionRuns.map((run) => run.rssPerSessionKiB)), sessions: sessionRuns[0].sessions, capStatus: sessionRuns[0].capStatus, capMessage: sessionRuns[0].capMessage };
+  const sessions = sessionRuns.length === 0 ? undefined : { rssPerSessionKiB: median(sessionRuns.map((run) => run.rssPerSessionKiB)), rssPerSessionAt1sKiB: median(sessionRuns.map((run) => run.rssPerSessionAt1sKiB)), sessions: sessionRuns[0].sessions, capStatus: sessionRuns[0].capStatus, capMessage: sessionRuns[0].capMessage };
   return { rows, list, sessions, targets: targetsOf(rows, list, sessions) };
 }
 
@@ -123,7 +125,7 @@ const ratioText = (ratio) => (ratio === undefined || !Number.isFinite(ratio) ? '
 
 /** The markdown section of the case. */
 export function renderWrk(summary) {
-  const out = ['\n## Gateway case: wrk against the gateway itself (issue 17)\n'];
+  const out = [`\n${WRK_SECTION}\n`];
   out.push('wrk (one thread) POSTs `tools/call echo` at 1, 8 and 64 connections; CPU is the gateway process\'s own (/proc/PID/stat, the upstream excluded). Each cell: median over the repetitions and, in brackets, the median of the paired ratios to the floor forwarder (cost; > 1× is worse, for calls/s floor ÷ row). An error is a non-200 answer, one without the echoed text, or a socket error.\n');
   for (const [scenario, rows] of Object.entries(summary.rows)) {
     if (Object.keys(rows).length === 0) continue;
@@ -145,7 +147,7 @@ export function renderWrk(summary) {
   }
   if (summary.sessions !== undefined) {
     const { sessions } = summary;
-    out.push(`### Idle 2025-era sessions\n\n${sessions.sessions} sessions opened with a lean client (8 keep-alive sockets): **${format(sessions.rssPerSessionKiB, 1)} KiB** of gateway RSS per session. The next one past \`maxSessionsPerUser\` is answered ${sessions.capStatus}: “${sessions.capMessage ?? '?'}”.\n`);
+    out.push(`### Idle 2025-era sessions\n\n${sessions.sessions} sessions opened with a lean client (8 keep-alive sockets): **${format(sessions.rssPerSessionKiB, 1)} KiB** of gateway RSS per session once idle (RSS settled, ≤ 15 s; ${format(sessions.rssPerSessionAt1sKiB, 1)} KiB 1 s after the last one opened). The next one past \`maxSessionsPerUser\` is answered ${sessions.capStatus}: “${sessions.capMessage ?? '?'}”.\n`);
   }
   if (summary.targets.length > 0) {
     out.push('### Targets (issue 17)\n\n| target | measured | met |\n| --- | ---: | :---: |');

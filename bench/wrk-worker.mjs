@@ -238,6 +238,15 @@ async function measureSessions(url, headers, pid, result) {
   }
   await new Promise((resolve) => setTimeout(resolve, 1_000));
   result.sessions = SESSIONS;
+  result.rssPerSessionAt1sKiB = (rssKiB(pid) - before) / SESSIONS;
+  // Idle: V8 shrinks its heap a few seconds after allocation stops; the settled RSS is what idle sessions cost.
+  let last = rssKiB(pid);
+  for (let waited = 0; waited < 15_000; waited += 1_000) {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const now = rssKiB(pid);
+    if (Math.abs(now - last) < 64) break;
+    last = now;
+  }
   result.rssPerSessionKiB = (rssKiB(pid) - before) / SESSIONS;
   // The cap (maxSessionsPerUser, here SESSIONS + 2: the ready probe and the warm-up hold one each) holds, with a clear refusal.
   const refused = await post(url, headers, INITIALIZE, { agent: lean });
