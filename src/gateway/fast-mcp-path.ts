@@ -87,11 +87,24 @@ export class FastMcpPath {
     const headers = incoming.headers;
     const gateway = this.#gateway;
     if (incoming.method !== 'POST' || incoming.url !== '/mcp' || gateway.shuttingDown || !isJson(headers['content-type']) || !acceptsBoth(headers.accept)) return general();
-    if (gateway.hostCheck(headerView(incoming)) !== undefined) return general();
+    const view = headerView(incoming);
+    if (gateway.hostCheck(view) !== undefined) return general();
     const authorization = headers.authorization;
     const match = authorization === undefined ? null : /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization);
-    const user = match?.[1] === undefined ? undefined : gateway.cachedUser(match[1]);
-    if (user === undefined) return general();
+    if (match?.[1] === undefined) return general();
+    const cached = gateway.cachedUser(match[1]);
+    if (cached !== undefined) return this.#serveAs(cached, incoming, outgoing, general, started);
+    // Not verified lately: the gateway's own check (it fills the cache); a refusal is the general path's to answer.
+    // Taking it here keeps a session's requests together: a cancellation must reach the fast path that runs its call.
+    gateway.authenticate(view).then(
+      (user) => this.#serveAs(user, incoming, outgoing, general, started),
+      () => general(),
+    ).catch((error: unknown) => this.#failed(error, outgoing));
+  }
+
+  #serveAs(user: RegistryUser, incoming: IncomingMessage, outgoing: ServerResponse, general: () => void, started: number): void {
+    const gateway = this.#gateway;
+    const headers = incoming.headers;
     const sessionId = headers['mcp-session-id'];
     let session: LegacySession | undefined;
     if (typeof sessionId === 'string') {
@@ -114,7 +127,16 @@ export class FastMcpPath {
         if (!served) handed();
       },
       () => general(),
-    );
+    ).catch((error: unknown) => this.#failed(error, outgoing));
+  }
+
+  /** A bug on the fast path: logged, and answered as the general path answers an unexpected failure. */
+  #failed(error: unknown, outgoing: ServerResponse): void {
+    this.#gateway.logger.error('an /mcp request failed unexpectedly', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    if (outgoing.headersSent || outgoing.destroyed) return;
+    const text = JSON.stringify({ jsonrpc: '2.0', id: null, error: jsonRpcErrorOf(undefined) });
+    outgoing.writeHead(500, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+    outgoing.end(text);
   }
 
   /** A 2025-era session's request; false when it is not one for the fast path. */
@@ -303,7 +325,7 @@ function acceptsBoth(accept: string | undefined): boolean {
   return accept !== undefined && accept.includes('application/json') && accept.includes('text/event-stream');
 }
 
-/** The request as the Host/Origin check reads it (only `headers.get`). */
+/** The request as the Host/Origin check and the token check read it (only `headers.get`; no query token on /mcp). */
 function headerView(incoming: IncomingMessage): Request {
   const view = { headers: { get: (name: string): string | null => (incoming.headers[name] as string | undefined) ?? null } };
   return view as unknown as Request;

@@ -16,16 +16,14 @@ const ACCEPT = { 'content-type': 'application/json', accept: 'application/json, 
 /** Fast-path request ids start with `f` and 8 hex digits; the app's are 8 hex digits. */
 const FAST_ID = /^f[0-9a-f]{8}-/;
 
-async function post(headers: Record<string, string>, body: unknown, signal?: AbortSignal): Promise<{ status: number; headers: Headers; text: string }> {
-  const response = await fetch(gateway.mcpUrl, { method: 'POST', headers: { ...ACCEPT, authorization: `Bearer ${gateway.adminToken}`, ...headers }, body: JSON.stringify(body), signal: signal ?? AbortSignal.timeout(20_000) });
+async function post(headers: Record<string, string>, body: unknown, signal?: AbortSignal, on: TestGateway = gateway): Promise<{ status: number; headers: Headers; text: string }> {
+  const response = await fetch(on.mcpUrl, { method: 'POST', headers: { ...ACCEPT, authorization: `Bearer ${on.adminToken}`, ...headers }, body: JSON.stringify(body), signal: signal ?? AbortSignal.timeout(20_000) });
   return { status: response.status, headers: response.headers, text: await response.text() };
 }
 
 beforeAll(async () => {
   gateway = await startTestGateway({ servers: { sink: { command: process.execPath, args: [KITCHEN_SINK] } } });
-  const opened = await post({}, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fast-path-test', version: '1' } } });
-  session = { 'mcp-session-id': opened.headers.get('mcp-session-id') ?? '', 'mcp-protocol-version': '2025-06-18' };
-  await post(session, { jsonrpc: '2.0', method: 'notifications/initialized' });
+  session = await openSession(gateway);
 }, 30_000);
 
 afterAll(async () => {
@@ -60,16 +58,25 @@ test('an unknown tool, a batch and a progress token go to the general path', asy
   expect(progress.text).toContain('notifications/progress');
 });
 
-test('notifications/cancelled of a fast-path call cancels it upstream; the call gets no answer', async () => {
-  const call = post(session, { jsonrpc: '2.0', id: 'long', method: 'tools/call', params: { name: 'sleep', arguments: { ms: 15_000 } } });
+/** Opens a 2025 session on `on`; returns its headers. */
+async function openSession(on: TestGateway): Promise<Record<string, string>> {
+  const opened = await post({}, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fast-path-test', version: '1' } } }, undefined, on);
+  const headers = { 'mcp-session-id': opened.headers.get('mcp-session-id') ?? '', 'mcp-protocol-version': '2025-06-18' };
+  await post(headers, { jsonrpc: '2.0', method: 'notifications/initialized' }, undefined, on);
+  return headers;
+}
+
+/** A 15 s call on the fast path, then its cancellation: the call ends at once, upstream too, without an answer. */
+async function expectCancellable(on: TestGateway, headers: Record<string, string>): Promise<void> {
+  const call = post(headers, { jsonrpc: '2.0', id: 'long', method: 'tools/call', params: { name: 'sleep', arguments: { ms: 15_000 } } }, undefined, on);
   // The call is running once the gateway tracks it.
   const deadline = Date.now() + 10_000;
-  while (gateway.running.gateway.calls.size === 0) {
+  while (on.running.gateway.calls.size === 0) {
     if (Date.now() > deadline) throw new Error('the call did not start');
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   const cancelledAt = Date.now();
-  const cancelled = await post(session, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'long', reason: 'test' } });
+  const cancelled = await post(headers, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'long', reason: 'test' } }, undefined, on);
   expect(cancelled.status).toBe(202);
   expect(cancelled.headers.get('x-request-id')).toMatch(FAST_ID);
   const answer = await call;
@@ -77,8 +84,23 @@ test('notifications/cancelled of a fast-path call cancels it upstream; the call 
   expect(Date.now() - cancelledAt).toBeLessThan(8_000);
   expect(answer.headers.get('x-request-id')).toMatch(FAST_ID);
   expect(answer.text).toBe('');
-  expect(gateway.running.gateway.calls.size).toBe(0);
+  expect(on.running.gateway.calls.size).toBe(0);
+}
+
+test('notifications/cancelled of a fast-path call cancels it upstream; the call gets no answer', async () => {
+  await expectCancellable(gateway, session);
 });
+
+test('with no token cache, the fast path checks the token itself, so a cancellation still finds its call', async () => {
+  // A request whose token is not in the cache went to the general path, whose transport does not know
+  // fast-path calls: under load (cache entries older than 5 s) a cancellation was lost.
+  const uncached = await startTestGateway({ servers: { sink: { command: process.execPath, args: [KITCHEN_SINK] } }, tokenCacheTtlMs: 0 });
+  try {
+    await expectCancellable(uncached, await openSession(uncached));
+  } finally {
+    await uncached.close();
+  }
+}, 30_000);
 
 test('a 2026-07-28 tools/call on the fast path carries resultType and the server identity', async () => {
   const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
