@@ -5,7 +5,7 @@
  * client over stdio.
  *
  * A gateway is `{ label, packages, available(): string | undefined (why not), start({ command, args,
- * port, env }): { url, process, headers?, cleanup? } }`. The process is spawned in its own group and
+ * port, env, extraArgs? }): { url, process, headers?, cleanup? } }` (`extraArgs`: more CLI options, switchboard only). The process is spawned in its own group and
  * killed as a group; `headers` go on every request (a token); `cleanup()` runs after the kill.
  */
 
@@ -37,13 +37,13 @@ const gateways = {
      * and a token set through SWITCHBOARD_TOKEN (every request is authenticated, as in production).
      * `--quiet` drops the per-request log line, as the other gateways run without logs.
      */
-    start({ command, args, port, env }) {
+    start({ command, args, port, env, extraArgs = [] }) {
       const dir = mkdtempSync(join(tmpdir(), 'sb-bench-gateway-'));
       const config = join(dir, 'switchboard.json');
       writeFileSync(config, JSON.stringify({ mcpServers: { echo: { command, args, env } } }));
       const token = randomBytes(32).toString('hex');
       const child = spawnGroup(
-        [`${root}bin/switchboard.js`, 'serve', '--config', config, '--db', join(dir, 'switchboard.db'), '--port', String(port), '--quiet'],
+        [`${root}bin/switchboard.js`, 'serve', '--config', config, '--db', join(dir, 'switchboard.db'), '--port', String(port), '--quiet', ...extraArgs],
         { ...env, SWITCHBOARD_TOKEN: token },
       );
       return {

@@ -8,6 +8,7 @@
 
 import { clientOf } from './clients.mjs';
 import { gatewayOf } from './gateways.mjs';
+import { renderWrk, summarizeWrk } from './wrk-case.mjs';
 
 /** Every figure a worker reports. `rate` figures are better when higher. */
 export const METRICS = [
@@ -50,7 +51,7 @@ function costRatio(metric, value, baseline) {
 }
 
 /** Medians and paired ratios per client and figure, plus the derived comparisons. */
-export function summarize({ runs, gatewayRuns, cliRuns, clients, reps }) {
+export function summarize({ runs, gatewayRuns, cliRuns, wrkRuns = [], clients, reps }) {
   const byKey = new Map();
   for (const run of runs) byKey.set(`${run.client}/${run.group}/${run.rep}`, run);
   const valueOf = (client, metric, rep) => {
@@ -108,7 +109,7 @@ export function summarize({ runs, gatewayRuns, cliRuns, clients, reps }) {
       rateRatio: median(ok.map((candidate) => (gatewayRep.get(`direct/${candidate.rep}`)?.par64CallsPerSecond ?? Number.NaN) / candidate.par64CallsPerSecond)),
     };
   }
-  return { table, errors, derived, gateway, targets: evaluateTargets(table, derived) };
+  return { table, errors, derived, gateway, targets: evaluateTargets(table, derived), wrk: wrkRuns.length === 0 ? undefined : summarizeWrk(wrkRuns) };
 }
 
 /** Issue 9's targets, judged on the medians of the paired ratios. */
@@ -188,6 +189,8 @@ export function renderReport(summary, meta) {
   const clients = meta.options.clients.filter((client) => summary.table[client] !== undefined);
   const { machine } = meta;
   const out = [];
+  // The wrk case alone (--wrk-only): no client rows.
+  if (clients.length === 0) return summary.wrk === undefined ? '' : renderWrk(summary.wrk);
   out.push('## Client-side MCP overhead over stdio\n');
   out.push(
     `${machine.date.slice(0, 10)} · ${machine.cpu} × ${machine.cores} · ${machine.memoryGiB} GiB · ${machine.os} · Node ${machine.node} · load average at start ${machine.loadAverageAtStart.join(' / ')} · ` +
@@ -235,6 +238,8 @@ export function renderReport(summary, meta) {
   out.push('\n### Clients\n');
   out.push('| row | packages |\n| --- | --- |');
   for (const client of clients) out.push(`| ${clientOf(client).label} | ${clientOf(client).packages} |`);
+  // Last, so that `--wrk-only --update-docs` can replace just this section of docs/benchmarks.md.
+  if (summary.wrk !== undefined) out.push(renderWrk(summary.wrk));
   return `${out.join('\n')}\n`;
 }
 
@@ -281,6 +286,14 @@ a repetition, and the client CPU per call, the steadiest figure.
   tens of milliseconds of start-up when a client passes it on.
 - **Gateway.** The echo server behind each gateway over Streamable HTTP, measured with the same SDK v1 client;
   "direct" is that client over stdio.
+- **Gateway, wrk case (issue 17).** wrk (Debian's, one thread) against each gateway itself, so the load
+  generator is not what is measured: a **floor** row (\`bench/floor-gateway.mjs\`, a bare HTTP→stdio forwarder:
+  bearer check, JSON parse, write to the pipe, SSE-framed answer), \`switchboard serve\` in its default
+  configuration, supergateway and mcp-proxy, in an order rotated per repetition, all on the echo server. A
+  2025-era session (initialize once, then \`tools/call\` with the session id) and 2026-07-28 stateless
+  requests, at 1, 8 and 64 connections; CPU per call is the gateway process's own utime + stime from
+  \`/proc/PID/stat\` (the upstream is a child, not counted). \`bench/wrk-worker.mjs\`, \`bench/wrk-case.mjs\`;
+  \`node bench/run.mjs --wrk-only\` runs just this case.
 - **Versions.** \`npm install\` on Node 20 picks the newest release whose \`engines\` admits Node 20: @mastra/mcp
   0.14.5, @ai-sdk/mcp 1.0.102, mcp-use 1.34.6 (the last with a client).
 

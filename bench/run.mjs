@@ -3,7 +3,11 @@
  * `npm run bench`: every client side by side with the raw pipe, interleaved, repeated.
  *
  *   node bench/run.mjs [--quick] [--reps N] [--clients raw,sdk,...] [--groups calls,connect20,list1000]
- *                      [--no-gateway | --gateway-only] [--update-docs]
+ *                      [--no-gateway | --gateway-only] [--no-wrk | --wrk-only] [--update-docs]
+ *
+ * The wrk case (bench/wrk-worker.mjs: wrk against the floor forwarder, switchboard, supergateway and
+ * mcp-proxy, 2025 and 2026-07-28 eras, a 1,000-tool listing, idle sessions) runs after the gateway rows
+ * of each repetition; `--wrk-only` runs just it.
  *
  * Each (client, group) runs in a fresh `node --expose-gc bench/worker.mjs` process. For each
  * repetition and group every client runs once, in an order rotated per repetition (A B C / B C A / …).
@@ -18,6 +22,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { CLIENT_NAMES } from './clients.mjs';
 import { GATEWAY_NAMES } from './gateways.mjs';
+import { ensureWrk, WRK_GATEWAYS, WRK_SCENARIOS, WRK_SECTION } from './wrk-case.mjs';
 import { renderDocs, renderReport, summarize } from './report.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -26,7 +31,7 @@ const resultsDir = `${benchDir}results`;
 const WORKER_TIMEOUT_MS = 180_000;
 
 function parseArgs(argv) {
-  const options = { quick: false, reps: undefined, clients: CLIENT_NAMES, groups: ['calls', 'connect20', 'list1000'], gateway: true, gatewayOnly: false, updateDocs: false };
+  const options = { quick: false, reps: undefined, clients: CLIENT_NAMES, groups: ['calls', 'connect20', 'list1000'], gateway: true, gatewayOnly: false, wrk: true, wrkOnly: false, updateDocs: false };
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index];
     if (arg === '--quick') options.quick = true;
@@ -35,9 +40,11 @@ function parseArgs(argv) {
     else if (arg === '--groups') options.groups = argv[++index].split(',');
     else if (arg === '--no-gateway') options.gateway = false;
     else if (arg === '--gateway-only') options.gatewayOnly = true;
+    else if (arg === '--no-wrk') options.wrk = false;
+    else if (arg === '--wrk-only') options.wrkOnly = true;
     else if (arg === '--update-docs') options.updateDocs = true;
     else {
-      console.error(`unknown option ${arg}\nusage: node bench/run.mjs [--quick] [--reps N] [--clients a,b] [--groups calls,connect20,list1000] [--no-gateway | --gateway-only] [--update-docs]`);
+      console.error(`unknown option ${arg}\nusage: node bench/run.mjs [--quick] [--reps N] [--clients a,b] [--groups calls,connect20,list1000] [--no-gateway | --gateway-only] [--no-wrk | --wrk-only] [--update-docs]`);
       process.exit(2);
     }
   }
@@ -47,7 +54,13 @@ function parseArgs(argv) {
     options.clients = ['raw'];
     options.groups = ['calls'];
   }
-  if (!options.clients.includes('raw')) options.clients = ['raw', ...options.clients];
+  // Only the wrk case: no client rows, no SDK-client gateway rows.
+  if (options.wrkOnly) {
+    options.clients = [];
+    options.groups = [];
+    options.gateway = false;
+  }
+  if (!options.clients.includes('raw') && !options.wrkOnly) options.clients = ['raw', ...options.clients];
   for (const name of options.clients) if (!CLIENT_NAMES.includes(name)) throw new Error(`unknown client ${name}; known: ${CLIENT_NAMES.join(', ')}`);
   return options;
 }
@@ -131,6 +144,8 @@ async function main() {
   const runs = [];
   const gatewayRuns = [];
   const cliRuns = [];
+  const wrkRuns = [];
+  if (options.wrk) ensureWrk();
   const total = options.reps * options.groups.length * options.clients.length;
   let done = 0;
   for (let rep = 0; rep < options.reps; rep++) {
@@ -155,17 +170,38 @@ async function main() {
         process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] rep ${rep + 1} gateway   ${gateway.padEnd(12)} ${status}\n`);
       }
     }
+    if (options.wrk) {
+      const order = WRK_GATEWAYS.map((_, index) => WRK_GATEWAYS[(index + rep) % WRK_GATEWAYS.length]);
+      for (const scenario of WRK_SCENARIOS) {
+        for (const gateway of order) {
+          const result = await runWorker('wrk-worker.mjs', gateway, scenario, options, log);
+          result.rep = rep;
+          wrkRuns.push(result);
+          const status = result.skipped !== undefined ? `skipped: ${result.skipped}` : result.error === undefined ? 'ok' : `FAILED: ${result.error.split('\n')[0]}`;
+          process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] rep ${rep + 1} wrk ${scenario.padEnd(8)} ${gateway.padEnd(12)} ${status}\n`);
+        }
+      }
+    }
+    if (options.wrkOnly) continue;
     const cli = await measureCliStart(options.quick ? 3 : 5);
     cli.rep = rep;
     cliRuns.push(cli);
   }
   const elapsedS = (performance.now() - started) / 1000;
-  const summary = summarize({ runs, gatewayRuns, cliRuns, clients: options.clients, reps: options.reps });
+  const summary = summarize({ runs, gatewayRuns, cliRuns, wrkRuns, clients: options.clients, reps: options.reps });
   const meta = { machine, options: { quick: options.quick, reps: options.reps, groups: options.groups, clients: options.clients }, elapsedS };
   const report = renderReport(summary, meta);
-  writeFileSync(`${resultsDir}/latest.json`, `${JSON.stringify({ meta, summary, runs, gatewayRuns, cliRuns }, null, 2)}\n`);
+  writeFileSync(`${resultsDir}/latest.json`, `${JSON.stringify({ meta, summary, runs, gatewayRuns, cliRuns, wrkRuns }, null, 2)}\n`);
   writeFileSync(`${resultsDir}/latest.md`, report);
-  if (options.updateDocs) {
+  if (options.updateDocs && options.wrkOnly) {
+    // Only the wrk case ran: its section of docs/benchmarks.md is replaced (or added), the rest kept.
+    const docs = `${root}docs/benchmarks.md`;
+    const current = existsSync(docs) ? readFileSync(docs, 'utf8') : renderDocs('', meta);
+    const start = current.indexOf(WRK_SECTION);
+    const note = `_This section: \`node bench/run.mjs --wrk-only${options.quick ? ' --quick' : ''} --reps ${options.reps} --update-docs\`, ${meta.machine.date.slice(0, 16).replace('T', ' ')} UTC, load average at start ${meta.machine.loadAverageAtStart.join(' / ')}._\n`;
+    const section = report.trimStart().replace(/\n/, `\n\n${note}`);
+    writeFileSync(docs, `${start === -1 ? `${current.trimEnd()}\n\n` : current.slice(0, start)}${section}`);
+  } else if (options.updateDocs) {
     mkdirSync(`${root}docs`, { recursive: true });
     writeFileSync(`${root}docs/benchmarks.md`, renderDocs(report, meta));
   }

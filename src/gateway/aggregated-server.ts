@@ -309,7 +309,7 @@ function downstreamOf(server: Server, ctx: ServerContext, era: 'legacy', session
  * errors as protocol errors; everything else (timeouts, a server down, the user's call limit, bad
  * arguments) as a tool result with `isError: true` whose text says what happened.
  */
-function callFailure(error: unknown, downstreamSignal: AbortSignal, gatewaySignal?: AbortSignal, tool?: CatalogTool): CallToolResult {
+export function callFailure(error: unknown, downstreamSignal: AbortSignal, gatewaySignal?: AbortSignal, tool?: CatalogTool): CallToolResult {
   if (!isSwitchboardError(error)) throw toProtocolError(error);
   if (error.code === ErrorCode.ToolNotFound || (error.code === ErrorCode.ServerRequestFailed && typeof error.details.rpcCode === 'number')) throw toProtocolError(error);
   if (error.code === ErrorCode.RequestCancelled && downstreamSignal.aborted) throw toProtocolError(error);

@@ -8,7 +8,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport, type Server } from '@modelcontextprotocol/server';
-import type { ClientLease } from '../pool/index.js';
+import type { ClientLease, UserClient } from '../pool/index.js';
 import { createAggregatedServer } from './aggregated-server.js';
 import { newDownstreamSession, type DownstreamSession } from './downstream-session.js';
 import { isStreaming, type ExchangeEndHook } from './on-response-end.js';
@@ -80,6 +80,26 @@ export class LegacySession {
   /** The server instance of this session. */
   get server(): Server {
     return this.#server;
+  }
+
+  /** The user's client, or undefined while it is not available. */
+  client(): UserClient | undefined {
+    try {
+      return this.#endpoint.client();
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** An exchange served outside the transport (the fast path) begins: the session is not idle until the returned function is called. */
+  exchange(): () => void {
+    this.#active++;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.#exchangeEnded();
+    };
   }
 
   /** Milliseconds since the last exchange ended; 0 while one is open (a call, the GET stream). */

@@ -88,6 +88,11 @@ export class McpEndpoint {
     });
   }
 
+  /** The open 2025-era session `id`, if any. */
+  session(id: string): LegacySession | undefined {
+    return this.#sessions.get(id);
+  }
+
   /** The MCP side of `user` (created on first use). */
   endpointOf(user: RegistryUser): UserEndpoint {
     let endpoint = this.#users.get(user.id);

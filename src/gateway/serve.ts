@@ -25,6 +25,7 @@ import { createGatewayApp } from './app.js';
 import { bootstrapAdmin, type AdminBootstrap, type AdminBootstrapOptions } from './bootstrap-admin.js';
 import { Gateway, type GatewayOptions } from './gateway.js';
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SHUTDOWN_DEADLINE_MS, LOOPBACK_HOSTNAMES } from './gateway-defaults.js';
+import { FastMcpPath } from './fast-mcp-path.js';
 import { hostnameOf } from './host-check.js';
 import { resolveHttpServerLimits, type HttpServerLimits } from './http-server-limits.js';
 
@@ -81,6 +82,11 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     const server = createAdaptorServer({ fetch: app.fetch, serverOptions: limits.serverOptions, hostname: urlHost(isWildcard(host) ? '127.0.0.1' : host) });
     if (!(server instanceof HttpServer)) throw new SwitchboardError(ErrorCode.Internal, 'the HTTP server is not an HTTP/1 server');
     server.maxConnections = limits.maxConnections;
+    // The hot /mcp methods are answered before the app (see fast-mcp-path); the rest goes to it.
+    const fast = new FastMcpPath(gateway);
+    const appListener = server.listeners('request')[0] as (incoming: IncomingMessage, outgoing: ServerResponse) => void;
+    server.removeAllListeners('request');
+    server.on('request', (incoming: IncomingMessage, outgoing: ServerResponse) => fast.serve(incoming, outgoing, () => appListener(incoming, outgoing)));
     const counted = gateway;
     server.on('drop', () => counted.refusals.count('maxConnections'));
     const address = await listen(server, host, port);

@@ -73,6 +73,17 @@ export class ToolGate {
     return this.#endpoint;
   }
 
+  /**
+   * True on `/mcp` when no rule and no rate limit concerns this caller: every catalog tool goes through
+   * unchanged, so a path that skips {@link authorize} (the gateway's fast path) decides the same.
+   */
+  get unrestricted(): boolean {
+    if (this.#endpoint !== undefined) return false;
+    const snapshot = this.#context.state.current;
+    const caller = this.#caller(snapshot);
+    return rulesFor(snapshot.rules, caller).length === 0 && !snapshot.limits.some((limit) => scopeApplies(limit.scope, caller));
+  }
+
   /** The tools this caller may call here, as listed. */
   list(client: UserClient): CatalogTool[] {
     return [...this.#visible(client).values()].map((exposed) => exposed.tool);

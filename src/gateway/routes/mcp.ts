@@ -11,6 +11,7 @@ import type { Gateway } from '../gateway.js';
 import { userOf, type GatewayApp, type GatewayContext } from '../gateway-app-types.js';
 import type { McpEndpoint } from '../mcp-endpoint.js';
 import { mcpErrorResponse } from '../http-error.js';
+import { takeReadBody } from '../fast-mcp-path.js';
 import { readJsonBody } from '../read-node-body.js';
 
 /** Adds `/mcp` (behind the auth middleware). */
@@ -39,7 +40,8 @@ export async function serveMcp(c: GatewayContext, gateway: Gateway, endpoint: Mc
     const onEnd = outgoing instanceof ServerResponse ? (done: () => void) => void outgoing.once('close', done) : undefined;
     let parsedBody: { value: unknown } | undefined;
     if (c.req.method === 'POST' && incoming instanceof IncomingMessage && isJsonContentType(c.req.header('content-type') ?? null)) {
-      const body = await readJsonBody(incoming, gateway.maxBodyBytes);
+      // The fast path may have read it already (and left the request to this route).
+      const body = takeReadBody(incoming) ?? (await readJsonBody(incoming, gateway.maxBodyBytes));
       if (body.kind === 'too-large') return mcpErrorResponse(new SwitchboardError(ErrorCode.PayloadTooLarge, `the request body is over ${gateway.maxBodyBytes} bytes`));
       if (body.kind === 'invalid') return c.json({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: Invalid JSON' }, id: null }, 400);
       parsedBody = { value: body.value };

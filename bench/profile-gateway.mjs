@@ -1,0 +1,116 @@
+#!/usr/bin/env node
+/**
+ * A CPU profile of `switchboard serve` under wrk (issue 17): `node bench/profile-gateway.mjs [2025|2026]
+ * [--seconds N]`. Starts serve with `node --cpu-prof` in front of the echo server, opens a 2025 session
+ * (or not, for 2026-07-28), runs wrk at 8 connections, stops the gateway (the profile is written at its
+ * exit, to bench/results/profiles/) and prints self time by bucket (package, our dist/ file, node
+ * core, GC) and the top functions, as shares of the busy (non-idle) samples.
+ */
+
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serverEnv } from './clients.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const benchDir = fileURLToPath(new URL('.', import.meta.url));
+const profileDir = `${benchDir}results/profiles/gateway`;
+const era = process.argv[2] === '2026' ? '2026' : '2025';
+const secondsIndex = process.argv.indexOf('--seconds');
+const seconds = secondsIndex === -1 ? 8 : Number(process.argv[secondsIndex + 1]);
+
+rmSync(profileDir, { recursive: true, force: true });
+mkdirSync(profileDir, { recursive: true });
+const dir = mkdtempSync(join(tmpdir(), 'sb-profile-gateway-'));
+const config = join(dir, 'switchboard.json');
+writeFileSync(config, JSON.stringify({ mcpServers: { echo: { command: process.execPath, args: [`${benchDir}echo-server.mjs`], env: serverEnv() } } }));
+const token = randomBytes(32).toString('hex');
+const port = 20_000 + Math.floor(Math.random() * 20_000);
+const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=200', `${root}bin/switchboard.js`, 'serve', '--config', config, '--db', join(dir, 'sb.db'), '--port', String(port), '--quiet'], {
+  env: { ...serverEnv(), SWITCHBOARD_TOKEN: token },
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+const url = `http://127.0.0.1:${port}/mcp`;
+const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const initialize = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'profile', version: '1' } } };
+let answer;
+for (let tries = 0; tries < 200; tries++) {
+  answer = await fetch(url, { method: 'POST', headers, body: JSON.stringify(initialize) }).catch(() => undefined);
+  if (answer?.status === 200) break;
+  await new Promise((resolve) => setTimeout(resolve, 100));
+}
+const callHeaders = { authorization: headers.authorization };
+let body;
+if (era === '2025') {
+  callHeaders['mcp-session-id'] = answer.headers.get('mcp-session-id');
+  callHeaders['mcp-protocol-version'] = '2025-06-18';
+  await fetch(url, { method: 'POST', headers: { ...headers, ...callHeaders }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+  body = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello' } } };
+} else {
+  Object.assign(callHeaders, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'echo' });
+  body = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello' }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'p', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } } };
+}
+const wrk = spawnSync('wrk', ['-t1', '-c8', `-d${seconds}s`, '-s', `${benchDir}wrk/post.lua`, url], {
+  env: { ...process.env, WRK_BODY: JSON.stringify(body), WRK_EXPECT: '"text":"hello"', WRK_HEADERS: Object.entries(callHeaders).map(([key, value]) => `${key}: ${value}`).join('\n') },
+  encoding: 'utf8',
+});
+const result = JSON.parse(wrk.stdout.split('\n').find((line) => line.startsWith('WRK_RESULT ')).slice(11));
+await new Promise((resolve) => {
+  child.once('exit', resolve);
+  child.kill('SIGTERM');
+});
+rmSync(dir, { recursive: true, force: true });
+
+const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'));
+const profile = JSON.parse(readFileSync(`${profileDir}/${file}`, 'utf8'));
+const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+const counts = new Map();
+for (const id of profile.samples) counts.set(id, (counts.get(id) ?? 0) + 1);
+function bucketOf(frame) {
+  const url = frame.url;
+  if (frame.functionName === '(garbage collector)') return 'GC';
+  if (frame.functionName === '(program)') return '(program: native, parser)';
+  if (url === '') return `native ${frame.functionName || '(anonymous)'}`.slice(0, 40);
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (pkg) return pkg[1];
+  const ours = /\/dist\/(.+)$/.exec(url);
+  if (ours) return `ours: ${ours[1]}`;
+  if (url.startsWith('node:')) return `node core ${url.slice(5).split('/')[0]}`;
+  return url;
+}
+const parents = new Map();
+for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node.id);
+/** The bucket of the nearest caller that is a package or ours (node core and natives are charged to it). */
+function ownerOf(id) {
+  for (let current = id; current !== undefined; current = parents.get(current)) {
+    const frame = nodes.get(current).callFrame;
+    if (frame.url !== '' && !frame.url.startsWith('node:')) return bucketOf(frame);
+  }
+  return bucketOf(nodes.get(id).callFrame);
+}
+const owners = new Map();
+const buckets = new Map();
+const functions = new Map();
+let busy = 0;
+for (const [id, count] of counts) {
+  const frame = nodes.get(id).callFrame;
+  if (frame.functionName === '(idle)') continue;
+  busy += count;
+  const bucket = bucketOf(frame);
+  const owner = ownerOf(id);
+  owners.set(owner, (owners.get(owner) ?? 0) + count);
+  buckets.set(bucket, (buckets.get(bucket) ?? 0) + count);
+  const fn = `${frame.functionName || '(anonymous)'} ${bucket}`;
+  functions.set(fn, (functions.get(fn) ?? 0) + count);
+}
+const top = (map, n) => [...map].sort((a, b) => b[1] - a[1]).slice(0, n).map(([key, count]) => `${((count / busy) * 100).toFixed(1).padStart(5)} %  ${key}`);
+console.log(`${era}: ${result.requests} calls in ${seconds} s (${Math.round(result.requests / seconds)}/s), ${result.bad} bad; ${busy} busy samples (${((busy * 200) / result.requests).toFixed(0)} µs sampled per call)`);
+console.log('\nby bucket (self time):');
+console.log(top(buckets, 25).join('\n'));
+console.log('\nby owner (self time, node core and natives charged to their nearest package or dist/ caller):');
+console.log(top(owners, 25).join('\n'));
+console.log('\ntop functions (self time):');
+console.log(top(functions, 40).join('\n'));

@@ -1,0 +1,293 @@
+/**
+ * One row of the wrk gateway case in a fresh process (`node bench/wrk-worker.mjs NAME SCENARIO OUT_FILE
+ * [--quick]`): starts gateway NAME (`floor`, `switchboard`, `supergateway`, `mcp-proxy`) in front of the
+ * stdio echo server and measures it with wrk, a load generator far cheaper than any MCP client, so the
+ * figures are the gateway's. Scenarios:
+ * - `2025`: `initialize` once, then wrk POSTs `tools/call echo` with the session id;
+ * - `2026`: stateless 2026-07-28 `tools/call` requests (envelope in `_meta`, `Mcp-Method`/`Mcp-Name`);
+ * - `list`: a 1,003-tool upstream; sequential `tools/list` through the gateway against the same listing
+ *   straight from the upstream's pipe (both with a lean Node client that parses the answer);
+ * - `sessions`: RSS per idle 2025-era session (1,000 opened with a lean client) and the per-user cap.
+ * For `2025`/`2026`, at 1, 8 and 64 connections: calls/s, p50/p99 (wrk), errors (a non-200 answer or one
+ * without the echoed text, plus socket errors), and the gateway process's own CPU per call from
+ * /proc/PID/stat (utime + stime; the upstream, a child, is not in it).
+ */
+
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { serverEnv } from './clients.mjs';
+import { gatewayOf } from './gateways.mjs';
+import { RawClient } from './raw-client.mjs';
+
+const [name, scenario, outFile, ...flags] = process.argv.slice(2);
+const quick = flags.includes('--quick');
+const SECONDS = quick ? 2 : 4;
+const CONNECTIONS = [1, 8, 64];
+const READY_TIMEOUT_MS = 20_000;
+const SESSIONS = 1_000;
+const benchDir = fileURLToPath(new URL('.', import.meta.url));
+const serverScript = `${benchDir}echo-server.mjs`;
+const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+/** The floor row: bench/floor-gateway.mjs. */
+const floor = {
+  label: 'floor (bare HTTP→stdio forwarder)',
+  available: () => undefined,
+  start({ command, args, port, env }) {
+    const token = randomBytes(32).toString('hex');
+    const child = spawn(process.execPath, [`${benchDir}floor-gateway.mjs`, String(port), token, '--', command, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    return { url: `http://127.0.0.1:${port}/mcp`, process: child, headers: { authorization: `Bearer ${token}` } };
+  },
+};
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** One POST with a keep-alive agent; resolves { status, headers, body }. */
+function post(url, headers, body, { agent: useAgent = agent } = {}) {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method: 'POST', agent: useAgent, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (response) => {
+      const chunks = [];
+      response.on('data', (chunk) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end(typeof body === 'string' ? body : JSON.stringify(body));
+  });
+}
+
+/** The JSON-RPC message of an answer, SSE-framed or plain JSON. */
+function messageOf(body) {
+  const data = body.startsWith('{') ? body : body.split('\n').filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)).at(-1);
+  return JSON.parse(data ?? 'null');
+}
+
+const INITIALIZE = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'wrk-bench', version: '1.0.0' } } };
+
+/** Opens a 2025-era session: initialize, then notifications/initialized. Returns the request headers of the session. */
+async function openSession(url, headers, options) {
+  const answer = await post(url, headers, INITIALIZE, options);
+  if (answer.status !== 200) throw new Error(`initialize answered ${answer.status}: ${answer.body.slice(0, 300)}`);
+  const session = answer.headers['mcp-session-id'];
+  const sessionHeaders = { ...headers, 'mcp-protocol-version': '2025-06-18', ...(session === undefined ? {} : { 'mcp-session-id': session }) };
+  const notified = await post(url, sessionHeaders, { jsonrpc: '2.0', method: 'notifications/initialized' }, options);
+  if (notified.status !== 202 && notified.status !== 200) throw new Error(`notifications/initialized answered ${notified.status}`);
+  return sessionHeaders;
+}
+
+async function waitReady(url, headers) {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      const answer = await post(url, headers, INITIALIZE, { agent: false });
+      if (answer.status === 200) return;
+    } catch {}
+    if (Date.now() > deadline) throw new Error(`the gateway did not answer initialize at ${url} within ${READY_TIMEOUT_MS} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function cpuTicks(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // Fields 14 and 15 of stat (utime, stime); the slice starts at field 3.
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+function rssKiB(pid) {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return Number(match?.[1]);
+}
+
+function runWrk(url, connections, seconds, { body, headers, expect }) {
+  return new Promise((resolve, reject) => {
+    const env = { ...process.env, WRK_BODY: JSON.stringify(body), WRK_EXPECT: expect, WRK_HEADERS: Object.entries(headers).map(([key, value]) => `${key}: ${value}`).join('\n') };
+    const child = spawn('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', `${benchDir}wrk/post.lua`, url], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const line = output.split('\n').find((candidate) => candidate.startsWith('WRK_RESULT '));
+      if (line === undefined) reject(new Error(`wrk exited with ${code} without a result: ${output.slice(0, 500)}`));
+      else resolve(JSON.parse(line.slice('WRK_RESULT '.length)));
+    });
+  });
+}
+
+function killGroup(child) {
+  if (child === undefined || child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {}
+      resolve();
+    }, 3_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {}
+      resolve();
+    });
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      clearTimeout(timer);
+      resolve();
+    }
+  });
+}
+
+/** The tools/call request and request headers of a scenario. */
+async function callOf(url, headers) {
+  if (scenario === '2025') {
+    const sessionHeaders = await openSession(url, headers);
+    return { headers: sessionHeaders, body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello' } } } };
+  }
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'wrk-bench', version: '1.0.0' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+  return {
+    headers: { ...headers, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'echo' },
+    body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello' }, _meta: meta } },
+  };
+}
+
+async function measureCalls(url, headers, pid, result) {
+  const call = await callOf(url, headers);
+  // A good answer carries the echoed text as a tool result.
+  const request = { ...call, expect: '"text":"hello"' };
+  const probe = await post(url, call.headers, call.body);
+  if (probe.status !== 200 || !probe.body.includes(request.expect)) throw new Error(`tools/call answered ${probe.status}: ${probe.body.slice(0, 300)}`);
+  await runWrk(url, 8, 1, request);
+  for (const connections of CONNECTIONS) {
+    const before = cpuTicks(pid);
+    const figures = await runWrk(url, connections, SECONDS, request);
+    const ticks = cpuTicks(pid) - before;
+    const calls = figures.good + figures.bad;
+    result[`c${connections}`] = {
+      callsPerSecond: figures.good / (figures.durationUs / 1e6),
+      cpuUsPerCall: calls === 0 ? undefined : (ticks * 1e6) / CLK_TCK / calls,
+      p50Us: figures.p50Us,
+      p99Us: figures.p99Us,
+      errors: figures.bad + figures.socketErrors,
+      calls,
+    };
+  }
+}
+
+async function p50Of(count, run) {
+  const times = [];
+  for (let index = 0; index < count; index++) {
+    const started = performance.now();
+    await run();
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return times[times.length >> 1] * 1000;
+}
+
+async function measureList(url, headers, result) {
+  const sessionHeaders = await openSession(url, headers);
+  const body = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
+  let count = 0;
+  const viaGateway = async () => {
+    const answer = await post(url, sessionHeaders, body);
+    count = messageOf(answer.body).result.tools.length;
+  };
+  const raw = await RawClient.connect(process.execPath, [serverScript, '--extra-tools', '1000', '--cache-list'], serverEnv());
+  const direct = async () => {
+    count = Math.min(count, (await raw.request('tools/list', {})).tools.length);
+  };
+  try {
+    const rounds = quick ? 30 : 60;
+    await p50Of(5, viaGateway);
+    await p50Of(5, direct);
+    result.listGatewayP50Us = await p50Of(rounds, viaGateway);
+    result.listDirectP50Us = await p50Of(rounds, direct);
+    result.listTools = count;
+    if (count < 1_000) throw new Error(`the listing had ${count} tools, not 1,003`);
+  } finally {
+    raw.close?.();
+  }
+}
+
+async function measureSessions(url, headers, pid, result) {
+  // One socket per session would measure sockets; sessions share a few keep-alive connections.
+  const lean = new http.Agent({ keepAlive: true, maxSockets: 8 });
+  await openSession(url, headers, { agent: lean });
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const before = rssKiB(pid);
+  const batch = 50;
+  for (let opened = 0; opened < SESSIONS; opened += batch) {
+    await Promise.all(Array.from({ length: batch }, () => openSession(url, headers, { agent: lean })));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  result.sessions = SESSIONS;
+  result.rssPerSessionAt1sKiB = (rssKiB(pid) - before) / SESSIONS;
+  // Idle: V8 shrinks its heap a few seconds after allocation stops; the settled RSS is what idle sessions cost.
+  let last = rssKiB(pid);
+  for (let waited = 0; waited < 15_000; waited += 1_000) {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const now = rssKiB(pid);
+    if (Math.abs(now - last) < 64) break;
+    last = now;
+  }
+  result.rssPerSessionKiB = (rssKiB(pid) - before) / SESSIONS;
+  // The cap (maxSessionsPerUser, here SESSIONS + 2: the ready probe and the warm-up hold one each) holds, with a clear refusal.
+  const refused = await post(url, headers, INITIALIZE, { agent: lean });
+  result.capStatus = refused.status;
+  result.capMessage = messageOf(refused.body)?.error?.message;
+  lean.destroy();
+}
+
+async function main() {
+  const gateway = name === 'floor' ? floor : gatewayOf(name);
+  const result = { gateway: name, scenario, label: gateway.label };
+  const why = gateway.available();
+  if (why !== undefined) return { ...result, skipped: why };
+  if (scenario === '2026' && name !== 'floor' && name !== 'switchboard') return { ...result, skipped: 'speaks only the 2025-era protocol' };
+  if (scenario === 'sessions' && name !== 'switchboard') return { ...result, skipped: 'measured for switchboard only' };
+  const port = await freePort();
+  const args = scenario === 'list' ? [serverScript, '--extra-tools', '1000', '--cache-list'] : [serverScript];
+  const started = gateway.start({ command: process.execPath, args, port, env: serverEnv(), ...(scenario === 'sessions' ? { extraArgs: ['--limit', `maxSessionsPerUser=${SESSIONS + 2}`] } : {}) });
+  const child = started.process;
+  child?.stderr?.on('data', (chunk) => process.stderr.write(chunk));
+  const headers = started.headers ?? {};
+  try {
+    await waitReady(started.url, headers);
+    if (scenario === 'list') await measureList(started.url, headers, result);
+    else if (scenario === 'sessions') await measureSessions(started.url, headers, child.pid, result);
+    else await measureCalls(started.url, headers, child.pid, result);
+    return result;
+  } finally {
+    agent.destroy();
+    await killGroup(child);
+    started.cleanup?.();
+  }
+}
+
+main().then(
+  (result) => {
+    writeFileSync(outFile, JSON.stringify(result));
+    process.exit(0);
+  },
+  (error) => {
+    writeFileSync(outFile, JSON.stringify({ gateway: name, scenario, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }));
+    process.exit(1);
+  },
+);

@@ -1,0 +1,48 @@
+-- wrk script of the gateway case: POSTs one JSON-RPC request over and over.
+-- From the environment: WRK_BODY (the request), WRK_HEADERS (extra headers, "name: value" lines),
+-- WRK_EXPECT (a string every good answer contains). An answer that is not 200 or lacks WRK_EXPECT
+-- counts as an error; done() prints one JSON line with the figures.
+local body = os.getenv("WRK_BODY")
+local expect = os.getenv("WRK_EXPECT")
+local extra = os.getenv("WRK_HEADERS") or ""
+
+wrk.method = "POST"
+wrk.body = body
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Accept"] = "application/json, text/event-stream"
+for line in extra:gmatch("[^\n]+") do
+  local name, value = line:match("^([^:]+):%s*(.*)$")
+  if name then wrk.headers[name] = value end
+end
+
+local threads = {}
+function setup(thread)
+  table.insert(threads, thread)
+end
+
+function init()
+  good = 0
+  bad = 0
+end
+
+function response(status, headers, answer)
+  if status == 200 and answer and answer:find(expect, 1, true) then
+    good = good + 1
+  else
+    bad = bad + 1
+  end
+end
+
+function done(summary, latency, requests)
+  local good_total, bad_total = 0, 0
+  for _, thread in ipairs(threads) do
+    good_total = good_total + thread:get("good")
+    bad_total = bad_total + thread:get("bad")
+  end
+  local e = summary.errors
+  io.write(string.format(
+    'WRK_RESULT {"requests":%d,"durationUs":%d,"good":%d,"bad":%d,"socketErrors":%d,"p50Us":%d,"p99Us":%d}\n',
+    summary.requests, summary.duration, good_total, bad_total,
+    e.connect + e.read + e.write + e.timeout + e.status,
+    latency:percentile(50), latency:percentile(99)))
+end

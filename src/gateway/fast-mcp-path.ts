@@ -1,0 +1,400 @@
+/**
+ * @module gateway/fast-mcp-path
+ * The hot methods of `/mcp` answered on the Node request itself, before Hono and the SDK's
+ * transports: `tools/call`, `tools/list` and `ping` of an open 2025-era session, and `tools/call` of a
+ * 2026-07-28 stateless request. Under load the general path spent ~700–850 µs of gateway CPU per call
+ * (web Request/Response conversion, the SDK's transport and schema parses, a stream per answer); this
+ * one does what a bare forwarder does plus the gateway's guarantees (see bench/README.md, issue 17).
+ *
+ * Every guarantee of the general path holds here: the Host/Origin check, the bearer token (the same
+ * short-lived cache; a token not in it goes to the general path, which checks it and fills the cache),
+ * the body limit, the session's owner, the user's concurrent-call limit and audit entry (in the
+ * user's client), metrics and the request log, cancellation (`notifications/cancelled` of the session,
+ * or the client going away) and the shutdown's wait for running calls (the call tracker).
+ *
+ * Anything else — another method, a batch, progress tokens, a client that can answer elicitation or
+ * sampling (its call may need a stream), a session log level, an unknown tool, an output schema on
+ * 2026-07-28, an unknown token, shutdown — goes to the general path unchanged; a body already read is
+ * handed over with {@link takeReadBody}, so the conformance suites judge the same answers.
+ */
+
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import { isProtocolErrorLike, jsonRpcErrorOf } from './fast-mcp-errors.js';
+import type { Gateway } from './gateway.js';
+import type { LegacySession } from './legacy-session.js';
+import { readJsonBody, type JsonBody } from './read-node-body.js';
+import { callFailure } from './aggregated-server.js';
+import { toWireResult, toWireTool } from './wire-format.js';
+import { VERSION } from '../version.js';
+import type { CatalogTool } from '../client/multi-server-client.js';
+import type { UserClient } from '../pool/index.js';
+import type { RegistryUser } from '../registry/index.js';
+
+/** Bodies the fast path read and handed to the general path (it must not read the request again). */
+const readBodies = new WeakMap<IncomingMessage, JsonBody>();
+
+/** The body the fast path already read from `incoming`, once. */
+export function takeReadBody(incoming: IncomingMessage): JsonBody | undefined {
+  const body = readBodies.get(incoming);
+  readBodies.delete(incoming);
+  return body;
+}
+
+const LEGACY_VERSIONS = new Set(['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']);
+const MODERN_VERSION = '2026-07-28';
+const META_PROTOCOL = 'io.modelcontextprotocol/protocolVersion';
+const META_CLIENT = 'io.modelcontextprotocol/clientInfo';
+const META_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
+const MODERN_META_KEYS = new Set([META_PROTOCOL, META_CLIENT, META_CAPABILITIES]);
+const SERVER_INFO = { name: 'mcp-switchboard', version: VERSION };
+
+/** The downstream signal of a fast-path call as `callFailure` sees it: a cancelled call gets no answer at all. */
+const NEVER_ABORTED = new AbortController().signal;
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+type JsonObject = Record<string, unknown>;
+/** One HTTP exchange of the fast path: for its log line, metrics and headers. */
+interface Exchange {
+  started: number;
+  requestId: string;
+  user: RegistryUser;
+}
+/** A JSON-RPC request the fast path may answer. */
+interface RpcRequest {
+  id: string | number;
+  method: string;
+  params: JsonObject;
+}
+
+/** The fast path of one gateway. */
+export class FastMcpPath {
+  readonly #gateway: Gateway;
+  /** Fast-path calls of 2025 sessions in flight, by session and JSON-RPC id (for `notifications/cancelled`). */
+  readonly #running = new Map<string, AbortController[]>();
+  readonly #cancelled = new WeakSet<AbortController>();
+  #nextId = 0;
+  readonly #idPrefix = `f${randomBytes(4).toString('hex')}`;
+
+  constructor(gateway: Gateway) {
+    this.#gateway = gateway;
+  }
+
+  /** Serves `incoming` here, or calls `general` (the Hono app) for it. */
+  serve(incoming: IncomingMessage, outgoing: ServerResponse, general: () => void): void {
+    const started = performance.now();
+    const headers = incoming.headers;
+    const gateway = this.#gateway;
+    if (incoming.method !== 'POST' || incoming.url !== '/mcp' || gateway.shuttingDown || !isJson(headers['content-type']) || !acceptsBoth(headers.accept)) return general();
+    const view = headerView(incoming);
+    if (gateway.hostCheck(view) !== undefined) return general();
+    const authorization = headers.authorization;
+    const match = authorization === undefined ? null : /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization);
+    if (match?.[1] === undefined) return general();
+    const cached = gateway.cachedUser(match[1]);
+    if (cached !== undefined) return this.#serveAs(cached, incoming, outgoing, general, started);
+    // Not verified lately: the gateway's own check (it fills the cache); a refusal is the general path's to answer.
+    // Taking it here keeps a session's requests together: a cancellation must reach the fast path that runs its call.
+    gateway.authenticate(view).then(
+      (user) => this.#serveAs(user, incoming, outgoing, general, started),
+      () => general(),
+    ).catch((error: unknown) => this.#failed(error, outgoing));
+  }
+
+  #serveAs(user: RegistryUser, incoming: IncomingMessage, outgoing: ServerResponse, general: () => void, started: number): void {
+    const gateway = this.#gateway;
+    const headers = incoming.headers;
+    const sessionId = headers['mcp-session-id'];
+    let session: LegacySession | undefined;
+    if (typeof sessionId === 'string') {
+      session = gateway.mcp.session(sessionId);
+      if (session === undefined || session.userId !== user.id) return general();
+      const version = headers['mcp-protocol-version'];
+      if (version !== undefined && !LEGACY_VERSIONS.has(version as string)) return general();
+    } else if (headers['mcp-protocol-version'] !== MODERN_VERSION) {
+      return general();
+    }
+    readJsonBody(incoming, gateway.maxBodyBytes).then(
+      (body) => {
+        const handed = (): void => {
+          readBodies.set(incoming, body);
+          general();
+        };
+        if (body.kind !== 'json') return handed();
+        const exchange = this.#exchange(incoming, user, started);
+        const served = session === undefined ? this.#modern(body.value, incoming, outgoing, user, exchange) : this.#legacy(body.value, outgoing, session, exchange);
+        if (!served) handed();
+      },
+      () => general(),
+    ).catch((error: unknown) => this.#failed(error, outgoing));
+  }
+
+  /** A bug on the fast path: logged, and answered as the general path answers an unexpected failure. */
+  #failed(error: unknown, outgoing: ServerResponse): void {
+    this.#gateway.logger.error('an /mcp request failed unexpectedly', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    if (outgoing.headersSent || outgoing.destroyed) return;
+    const text = JSON.stringify({ jsonrpc: '2.0', id: null, error: jsonRpcErrorOf(undefined) });
+    outgoing.writeHead(500, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+    outgoing.end(text);
+  }
+
+  /** A 2025-era session's request; false when it is not one for the fast path. */
+  #legacy(value: unknown, outgoing: ServerResponse, session: LegacySession, exchange: Exchange): boolean {
+    const capabilities = session.server.getClientCapabilities();
+    if (capabilities?.elicitation !== undefined || capabilities?.sampling !== undefined || session.record.logLevel !== undefined) return false;
+    if (isCancellation(value)) return this.#cancel(value, outgoing, session, exchange);
+    const request = rpcRequestOf(value);
+    if (request === undefined || request.params._meta !== undefined) return false;
+    const client = session.client();
+    if (client === undefined) return false;
+    if (request.method === 'ping') {
+      this.#answer(outgoing, session, request.id, {}, exchange);
+      return true;
+    }
+    if (!this.#plain(session.userId, client)) return false;
+    if (request.method === 'tools/list') {
+      if (Object.keys(request.params).length > 0) return false;
+      this.#answer(outgoing, session, request.id, { tools: client.listTools().map(toWireTool) }, exchange);
+      return true;
+    }
+    const call = callOf(request, client);
+    if (call === undefined) return false;
+    const key = `${session.id}\n${String(request.id)}`;
+    // One controller per call: the tracker's (aborted at shutdown), also aborted by a cancellation or the client going away.
+    const tracked = this.#gateway.calls.begin(session.userId, call.tool.server, { key: session.record, era: 'legacy', canElicit: false, canSample: false });
+    const abort = tracked.call.abort;
+    // A client may reuse an id while a call is running (nothing forbids it on the wire): a cancellation of that id cancels every such call.
+    const running = this.#running.get(key);
+    if (running === undefined) this.#running.set(key, [abort]);
+    else running.push(abort);
+    const ended = session.exchange();
+    const gone = (): void => abort.abort(new Error('the client went away'));
+    outgoing.once('close', gone);
+    void this.#call(client, call, tracked).then(
+      (result) => {
+        const left = this.#running.get(key)?.filter((other) => other !== abort) ?? [];
+        if (left.length === 0) this.#running.delete(key);
+        else this.#running.set(key, left);
+        outgoing.off('close', gone);
+        ended();
+        // A cancelled request gets no answer (the spec's rule, as the SDK keeps it): its stream just ends.
+        if (this.#cancelled.has(abort)) return this.#endQuietly(outgoing, session, exchange);
+        const answer = result.kind === 'result' ? { result: result.structured ? session.server.projectCallToolResult(result.value, call.tool.outputSchema) : result.value } : { error: result.error };
+        this.#send(outgoing, session, request.id, answer, exchange);
+      },
+    );
+    return true;
+  }
+
+  /** `notifications/cancelled` of a fast-path call: the call is aborted (202, as the SDK answers notifications). */
+  #cancel(value: JsonObject, outgoing: ServerResponse, session: LegacySession, exchange: Exchange): boolean {
+    const params = value.params as JsonObject;
+    const running = this.#running.get(`${session.id}\n${String(params.requestId)}`);
+    if (running === undefined) return false;
+    for (const abort of running) this.#cancelled.add(abort);
+    for (const abort of running) abort.abort(new Error(typeof params.reason === 'string' ? params.reason : 'cancelled by the client'));
+    outgoing.writeHead(202, { ...this.#baseHeaders(exchange), 'content-length': 0 });
+    outgoing.end();
+    this.#observe(exchange, 202);
+    return true;
+  }
+
+  /** A 2026-07-28 stateless `tools/call`; false when it is not one for the fast path. */
+  #modern(value: unknown, incoming: IncomingMessage, outgoing: ServerResponse, user: RegistryUser, exchange: Exchange): boolean {
+    const request = rpcRequestOf(value);
+    if (request === undefined || request.method !== 'tools/call') return false;
+    const headers = incoming.headers;
+    if (headers['mcp-method'] !== 'tools/call' || headers['mcp-name'] !== request.params.name || !isModernEnvelope(request.params._meta)) return false;
+    const endpoint = this.#gateway.mcp.endpointOf(user);
+    let client: UserClient;
+    try {
+      client = endpoint.client();
+    } catch {
+      return false;
+    }
+    if (!this.#plain(user.id, client)) return false;
+    const call = callOf(request, client);
+    // An output schema is projected by the 2026-07-28 codec, which lives in the SDK's per-request server.
+    if (call === undefined || call.tool.outputSchema !== undefined) return false;
+    const tracked = this.#gateway.calls.begin(user.id, call.tool.server, { key: {}, era: 'modern', canElicit: false, canSample: false });
+    const gone = (): void => tracked.call.abort.abort(new Error('the client went away'));
+    outgoing.once('close', gone);
+    void this.#gateway.lease(user).then(
+      async (lease) => {
+        endpoint.bind(lease.client);
+        try {
+          const result = await this.#call(lease.client, call, tracked);
+          const answer = result.kind === 'result' ? { result: stampModern(result.structured ? projectStructured(result.value) : result.value) } : { error: result.error };
+          outgoing.off('close', gone);
+          this.#sendJson(outgoing, request.id, answer, exchange);
+        } finally {
+          lease.release();
+        }
+      },
+      (error: unknown) => {
+        tracked.end();
+        outgoing.off('close', gone);
+        this.#sendJson(outgoing, request.id, { error: jsonRpcErrorOf(error) }, exchange);
+      },
+    );
+    return true;
+  }
+
+  /**
+   * True when nothing but the catalog decides what this user lists and calls on `/mcp`: the `/mcp`
+   * switch is on for them, no tool rule or rate limit concerns them and tool search is off. Otherwise
+   * the general path answers, which applies them all.
+   */
+  #plain(userId: string, client: UserClient): boolean {
+    const user = client.user;
+    if (user.id !== userId) return false;
+    const search = user.toolSearch;
+    if (search !== undefined && search.mode !== 'off') return false;
+    const access = this.#gateway.access;
+    return access.everythingAllowed(user) && access.gateFor(user).unrestricted;
+  }
+
+  /** Runs a call through the user's client (its limit, audit and cancellation), tracked for the shutdown. */
+  async #call(client: UserClient, call: { tool: CatalogTool; args: JsonObject }, tracked: ReturnType<Gateway['calls']['begin']>): Promise<{ kind: 'result'; value: CallToolResult; structured: boolean } | { kind: 'error'; error: { code: number; message: string; data?: unknown } }> {
+    const signal = tracked.call.abort.signal;
+    try {
+      const result = toWireResult(await client.callTool(call.tool.name, call.args, { signal }));
+      return { kind: 'result', value: result, structured: result.structuredContent !== undefined };
+    } catch (error) {
+      try {
+        // A call the client cancelled or walked away from is not answered; one aborted otherwise was the shutdown's.
+        return { kind: 'result', value: callFailure(error, NEVER_ABORTED, signal, call.tool), structured: false };
+      } catch (thrown) {
+        return { kind: 'error', error: isProtocolErrorLike(thrown) ? jsonRpcErrorOf(thrown) : jsonRpcErrorOf(undefined) };
+      }
+    } finally {
+      tracked.end();
+    }
+  }
+
+  #answer(outgoing: ServerResponse, session: LegacySession, id: string | number, result: unknown, exchange: Exchange): void {
+    this.#send(outgoing, session, id, { result }, exchange);
+  }
+
+  /** The SDK's SSE answer of a 2025-era POST: one `message` event, then the end of the stream. */
+  #send(outgoing: ServerResponse, session: LegacySession, id: string | number, answer: { result: unknown } | { error: unknown }, exchange: Exchange): void {
+    if (outgoing.destroyed) return;
+    const message = 'result' in answer ? { result: answer.result, jsonrpc: '2.0', id } : { jsonrpc: '2.0', id, error: answer.error };
+    const text = `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+    outgoing.writeHead(200, {
+      ...this.#baseHeaders(exchange),
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache, no-transform',
+      'x-accel-buffering': 'no',
+      'mcp-session-id': session.id,
+      // One event and the end: a known length spares chunked framing (one write of headers and body).
+      'content-length': Buffer.byteLength(text),
+    });
+    outgoing.end(text);
+    this.#observe(exchange, 200);
+  }
+
+  /** The end of a cancelled call's stream: the SSE headers and no message. */
+  #endQuietly(outgoing: ServerResponse, session: LegacySession, exchange: Exchange): void {
+    if (outgoing.destroyed) return;
+    outgoing.writeHead(200, { ...this.#baseHeaders(exchange), 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no', 'mcp-session-id': session.id });
+    outgoing.end();
+    this.#observe(exchange, 200);
+  }
+
+  /** The SDK's JSON answer of a 2026-07-28 request. */
+  #sendJson(outgoing: ServerResponse, id: string | number, answer: { result: unknown } | { error: unknown }, exchange: Exchange): void {
+    if (outgoing.destroyed) return;
+    const message = 'result' in answer ? { result: answer.result, jsonrpc: '2.0', id } : { jsonrpc: '2.0', id, error: answer.error };
+    const text = JSON.stringify(message);
+    outgoing.writeHead(200, { ...this.#baseHeaders(exchange), 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+    outgoing.end(text);
+    this.#observe(exchange, 200);
+  }
+
+  /** The headers the app puts on every answer (a client's own `x-request-id` is kept when well-formed). */
+  #baseHeaders(exchange: Exchange): Record<string, string> {
+    return { 'x-request-id': exchange.requestId, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY' };
+  }
+
+  /** The metrics and the request log line of the general path. */
+  #observe(exchange: Exchange, status: number): void {
+    const ms = performance.now() - exchange.started;
+    this.#gateway.metrics.observeRequest('POST', '/mcp', status, ms / 1000);
+    this.#gateway.logger.info('request', { requestId: exchange.requestId, method: 'POST', path: '/mcp', status, ms: Math.round(ms * 10) / 10, user: exchange.user.name });
+  }
+
+  #exchange(incoming: IncomingMessage, user: RegistryUser, started: number): Exchange {
+    const offered = incoming.headers['x-request-id'];
+    const requestId = typeof offered === 'string' && REQUEST_ID.test(offered) ? offered : `${this.#idPrefix}-${(this.#nextId++).toString(36)}`;
+    return { started, requestId, user };
+  }
+}
+
+function isJson(contentType: string | undefined): boolean {
+  return contentType !== undefined && /^application\/json\s*(;|$)/i.test(contentType);
+}
+
+/** The SDK refuses (406) a POST that does not accept both answers; the general path says so. */
+function acceptsBoth(accept: string | undefined): boolean {
+  return accept !== undefined && accept.includes('application/json') && accept.includes('text/event-stream');
+}
+
+/** The request as the Host/Origin check and the token check read it (only `headers.get`; no query token on /mcp). */
+function headerView(incoming: IncomingMessage): Request {
+  const view = { headers: { get: (name: string): string | null => (incoming.headers[name] as string | undefined) ?? null } };
+  return view as unknown as Request;
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function rpcRequestOf(value: unknown): RpcRequest | undefined {
+  if (!isObject(value) || value.jsonrpc !== '2.0' || typeof value.method !== 'string') return undefined;
+  const id = value.id;
+  if ((typeof id !== 'string' && typeof id !== 'number') || (typeof id === 'number' && !Number.isInteger(id))) return undefined;
+  const params = value.params ?? {};
+  if (!isObject(params)) return undefined;
+  if (Object.keys(value).some((key) => key !== 'jsonrpc' && key !== 'id' && key !== 'method' && key !== 'params')) return undefined;
+  return { id, method: value.method, params };
+}
+
+function isCancellation(value: unknown): value is JsonObject {
+  return isObject(value) && value.jsonrpc === '2.0' && value.method === 'notifications/cancelled' && value.id === undefined && isObject(value.params) && (typeof value.params.requestId === 'string' || typeof value.params.requestId === 'number');
+}
+
+/** The tool and arguments of a `tools/call` the fast path can make (a known tool, no progress token, no task). */
+function callOf(request: RpcRequest, client: UserClient): { tool: CatalogTool; args: JsonObject } | undefined {
+  if (request.method !== 'tools/call') return undefined;
+  const { name, arguments: args, _meta: meta, ...rest } = request.params;
+  if (typeof name !== 'string' || (args !== undefined && !isObject(args)) || Object.keys(rest).length > 0) return undefined;
+  if (isObject(meta) && meta.progressToken !== undefined) return undefined;
+  const tool = client.getTool(name);
+  return tool === undefined ? undefined : { tool, args: args ?? {} };
+}
+
+/** The 2026-07-28 envelope with nothing the fast path does not handle (no log level, no input answers). */
+function isModernEnvelope(meta: unknown): boolean {
+  if (!isObject(meta) || meta[META_PROTOCOL] !== MODERN_VERSION) return false;
+  const info = meta[META_CLIENT];
+  const capabilities = meta[META_CAPABILITIES];
+  if (!isObject(info) || typeof info.name !== 'string' || typeof info.version !== 'string' || !isObject(capabilities)) return false;
+  if (capabilities.elicitation !== undefined || capabilities.sampling !== undefined) return false;
+  return Object.keys(meta).every((key) => MODERN_META_KEYS.has(key));
+}
+
+/** The codec's projection of a non-object structured result (wrapped, with a text fallback). */
+function projectStructured(result: CallToolResult): CallToolResult {
+  const structured = result.structuredContent as unknown;
+  if (typeof structured === 'object' && structured !== null && !Array.isArray(structured)) return result;
+  const content = result.content.some((part) => part.type === 'text') ? result.content : [...result.content, { type: 'text' as const, text: JSON.stringify(structured) }];
+  return { ...result, content, structuredContent: { result: structured } };
+}
+
+/** A 2026-07-28 result: `resultType` and the server's identity in `_meta`, as the SDK stamps them. */
+function stampModern(result: CallToolResult): JsonObject {
+  const meta = result._meta;
+  return { ...result, resultType: 'complete', _meta: isObject(meta) ? { ...meta, 'io.modelcontextprotocol/serverInfo': meta['io.modelcontextprotocol/serverInfo'] ?? SERVER_INFO } : { 'io.modelcontextprotocol/serverInfo': SERVER_INFO } };
+}

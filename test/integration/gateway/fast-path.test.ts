@@ -1,0 +1,121 @@
+/**
+ * The fast path of `/mcp` (src/gateway/fast-mcp-path.ts) against the general path, over a real
+ * gateway and the kitchen-sink server: the same answers, byte for byte but the request id, for the
+ * requests it takes; the general path for the ones it leaves; cancellation reaches the upstream call;
+ * the token and Host checks still refuse.
+ */
+
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { KITCHEN_SINK } from '../../helpers/fixtures.js';
+import { startTestGateway, type TestGateway } from '../../helpers/gateway.js';
+
+let gateway: TestGateway;
+let session: Record<string, string>;
+
+const ACCEPT = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+/** Fast-path request ids start with `f` and 8 hex digits; the app's are 8 hex digits. */
+const FAST_ID = /^f[0-9a-f]{8}-/;
+
+async function post(headers: Record<string, string>, body: unknown, signal?: AbortSignal, on: TestGateway = gateway): Promise<{ status: number; headers: Headers; text: string }> {
+  const response = await fetch(on.mcpUrl, { method: 'POST', headers: { ...ACCEPT, authorization: `Bearer ${on.adminToken}`, ...headers }, body: JSON.stringify(body), signal: signal ?? AbortSignal.timeout(20_000) });
+  return { status: response.status, headers: response.headers, text: await response.text() };
+}
+
+beforeAll(async () => {
+  gateway = await startTestGateway({ servers: { sink: { command: process.execPath, args: [KITCHEN_SINK] } } });
+  session = await openSession(gateway);
+}, 30_000);
+
+afterAll(async () => {
+  await gateway?.close();
+});
+
+test('a 2025 tools/call, tools/list and ping on the fast path answer exactly as the general path does', async () => {
+  // The general path takes a request with `_meta` (the fast path leaves those); the answer must not differ.
+  for (const [method, params] of [
+    ['tools/call', { name: 'echo', arguments: { message: 'hi' } }],
+    ['tools/call', { name: 'fail', arguments: {} }],
+    ['tools/list', {}],
+    ['ping', {}],
+  ] as const) {
+    const fast = await post(session, { jsonrpc: '2.0', id: 7, method, params });
+    const general = await post(session, { jsonrpc: '2.0', id: 7, method, params: { ...params, _meta: {} } });
+    expect(fast.headers.get('x-request-id')).toMatch(FAST_ID);
+    expect(general.headers.get('x-request-id')).not.toMatch(FAST_ID);
+    expect(fast.status).toBe(general.status);
+    expect(fast.headers.get('content-type')).toBe(general.headers.get('content-type'));
+    expect(fast.headers.get('mcp-session-id')).toBe(session['mcp-session-id']);
+    expect(fast.text).toBe(general.text);
+  }
+});
+
+test('an unknown tool, a batch and a progress token go to the general path', async () => {
+  const unknown = await post(session, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'nope', arguments: {} } });
+  expect(unknown.headers.get('x-request-id')).not.toMatch(FAST_ID);
+  expect(unknown.text).toContain('There is no tool named');
+  const progress = await post(session, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'sleep', arguments: { ms: 120 }, _meta: { progressToken: 'p' } } });
+  expect(progress.headers.get('x-request-id')).not.toMatch(FAST_ID);
+  expect(progress.text).toContain('notifications/progress');
+});
+
+/** Opens a 2025 session on `on`; returns its headers. */
+async function openSession(on: TestGateway): Promise<Record<string, string>> {
+  const opened = await post({}, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fast-path-test', version: '1' } } }, undefined, on);
+  const headers = { 'mcp-session-id': opened.headers.get('mcp-session-id') ?? '', 'mcp-protocol-version': '2025-06-18' };
+  await post(headers, { jsonrpc: '2.0', method: 'notifications/initialized' }, undefined, on);
+  return headers;
+}
+
+/** A 15 s call on the fast path, then its cancellation: the call ends at once, upstream too, without an answer. */
+async function expectCancellable(on: TestGateway, headers: Record<string, string>): Promise<void> {
+  const call = post(headers, { jsonrpc: '2.0', id: 'long', method: 'tools/call', params: { name: 'sleep', arguments: { ms: 15_000 } } }, undefined, on);
+  // The call is running once the gateway tracks it.
+  const deadline = Date.now() + 10_000;
+  while (on.running.gateway.calls.size === 0) {
+    if (Date.now() > deadline) throw new Error('the call did not start');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const cancelledAt = Date.now();
+  const cancelled = await post(headers, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'long', reason: 'test' } }, undefined, on);
+  expect(cancelled.status).toBe(202);
+  expect(cancelled.headers.get('x-request-id')).toMatch(FAST_ID);
+  const answer = await call;
+  // The 15 s call ended at the cancellation, not at its end.
+  expect(Date.now() - cancelledAt).toBeLessThan(8_000);
+  expect(answer.headers.get('x-request-id')).toMatch(FAST_ID);
+  expect(answer.text).toBe('');
+  expect(on.running.gateway.calls.size).toBe(0);
+}
+
+test('notifications/cancelled of a fast-path call cancels it upstream; the call gets no answer', async () => {
+  await expectCancellable(gateway, session);
+});
+
+test('with no token cache, the fast path checks the token itself, so a cancellation still finds its call', async () => {
+  // A request whose token is not in the cache went to the general path, whose transport does not know
+  // fast-path calls: under load (cache entries older than 5 s) a cancellation was lost.
+  const uncached = await startTestGateway({ servers: { sink: { command: process.execPath, args: [KITCHEN_SINK] } }, tokenCacheTtlMs: 0 });
+  try {
+    await expectCancellable(uncached, await openSession(uncached));
+  } finally {
+    await uncached.close();
+  }
+}, 30_000);
+
+test('a 2026-07-28 tools/call on the fast path carries resultType and the server identity', async () => {
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+  const answer = await post({ 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'echo' }, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo', arguments: { message: 'modern' }, _meta: meta } });
+  expect(answer.headers.get('x-request-id')).toMatch(FAST_ID);
+  expect(answer.headers.get('content-type')).toBe('application/json');
+  expect(JSON.parse(answer.text)).toMatchObject({
+    jsonrpc: '2.0',
+    id: 3,
+    result: { content: [{ type: 'text', text: 'modern' }], resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'mcp-switchboard', version: expect.any(String) } } },
+  });
+});
+
+test('a wrong token and a foreign Origin are still refused', async () => {
+  const body = { jsonrpc: '2.0', id: 9, method: 'ping' };
+  expect((await post({ ...session, authorization: 'Bearer wrong' }, body)).status).toBe(401);
+  expect((await post({ ...session, origin: 'http://evil.example' }, body)).status).toBe(403);
+});
