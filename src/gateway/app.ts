@@ -35,6 +35,7 @@ import { registerDashboardRoutes } from './routes/dashboard.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerMcpRoute } from './routes/mcp.js';
 import { registerMetricsRoute } from './routes/metrics.js';
+import { registerOAuthRoutes } from './oauth-server/oauth-routes.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -56,10 +57,12 @@ export function createGatewayApp(gateway: Gateway): GatewayApp {
     const requestId = offered !== undefined && REQUEST_ID.test(offered) ? offered : newRequestId();
     c.set('requestId', requestId);
     c.set('user', undefined);
+    c.set('scopes', undefined);
     await next();
     c.header('x-request-id', requestId);
     c.header('x-content-type-options', 'nosniff');
-    c.header('referrer-policy', 'no-referrer');
+    // A page with forms keeps `same-origin` (set by its route): with no-referrer, browsers send `Origin: null` on its POSTs.
+    if (!c.res.headers.has('referrer-policy')) c.header('referrer-policy', 'no-referrer');
     c.header('x-frame-options', 'DENY');
     const ms = performance.now() - started;
     const route = c.res.status === 404 && c.req.path !== '/mcp' && !c.req.path.startsWith('/api/') ? 'unmatched' : routePath(c, -1);
@@ -88,9 +91,13 @@ export function createGatewayApp(gateway: Gateway): GatewayApp {
   const requireToken = (options: { allowQueryToken?: boolean } = {}): MiddlewareHandler<GatewayEnv> => {
     return async (c, next) => {
       try {
-        c.set('user', await gateway.authenticate(c.req.raw, options));
+        const caller = await gateway.authenticateCaller(c.req.raw, options);
+        c.set('user', caller.user);
+        c.set('scopes', caller.scopes);
       } catch (error) {
         const refusal = isMcp(c.req.path) ? mcpErrorResponse(error) : apiErrorResponse(error);
+        // RFC 9728: the challenge says where to get a token (OAuth clients start their flow from it).
+        if (gateway.oauth !== undefined && refusal.status === 401) refusal.headers.set('www-authenticate', gateway.oauth.challenge());
         // An unauthenticated client keeps no connection: no body left to trickle in, no keep-alive to hold.
         refusal.headers.set('connection', 'close');
         return refusal;
@@ -127,6 +134,7 @@ export function createGatewayApp(gateway: Gateway): GatewayApp {
   registerLoginRoutes(app, gateway);
   registerToolRoutes(app, gateway);
   registerEventsRoute(app, gateway);
+  registerOAuthRoutes(app, gateway);
   registerDashboardRoutes(app);
 
   app.notFound((c) => apiErrorResponse(new SwitchboardError(ErrorCode.NotFound, `no route ${c.req.method} ${c.req.path}`)));

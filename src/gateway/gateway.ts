@@ -14,7 +14,8 @@ import { ClientPool, type ClientLease, type ClientPoolOptions } from '../registr
 import { OAuthLogins } from './oauth-logins.js';
 import type { RegistryChange, RegistryUser } from '../registry/registry-types.js';
 import type { ServerRegistry } from '../registry/server-registry.js';
-import { authenticate, bearerTokenOf } from './auth.js';
+import { authenticate, authenticateCaller, bearerTokenOf, type Caller } from './auth.js';
+import type { OAuthServer } from './oauth-server/oauth-server.js';
 import { CallTracker } from './call-tracker.js';
 import { forwardingOptionsFor } from './forward-server-requests.js';
 import {
@@ -92,6 +93,7 @@ export class Gateway {
   readonly #onRegistryChange: (change: RegistryChange) => void;
   #shuttingDown = false;
   #closing: Promise<void> | undefined;
+  #oauth: OAuthServer | undefined;
 
   private constructor(options: GatewayOptions, parts: { pool: ClientPool; calls: CallTracker; mcp: McpEndpoint; metrics: GatewayMetrics; logger: Logger; maxBodyBytes: number; eventStreams: UserSlots; refusals: LimitRefusals }) {
     this.registry = options.registry;
@@ -166,7 +168,22 @@ export class Gateway {
 
   /** The user of a request (401 without a valid token). */
   authenticate(request: Request, options: { allowQueryToken?: boolean } = {}): Promise<RegistryUser> {
-    return authenticate(this.registry, request, { ...options, cache: this.#tokens });
+    return authenticate(this.registry, request, { ...options, cache: this.#tokens, ...(this.#oauth === undefined ? {} : { oauth: this.#oauth }) });
+  }
+
+  /** As {@link authenticate}, with the scopes of an OAuth access token. */
+  authenticateCaller(request: Request, options: { allowQueryToken?: boolean } = {}): Promise<Caller> {
+    return authenticateCaller(this.registry, request, { ...options, cache: this.#tokens, ...(this.#oauth === undefined ? {} : { oauth: this.#oauth }) });
+  }
+
+  /** The gateway's own OAuth authorization server, once {@link useOAuth} set one. */
+  get oauth(): OAuthServer | undefined {
+    return this.#oauth;
+  }
+
+  /** Serves OAuth with `server` from now on (its tokens are accepted beside the static ones); closed with the gateway. */
+  useOAuth(server: OAuthServer): void {
+    this.#oauth = server;
   }
 
   /** A lease on `user`'s client (created on first use: its servers connect within their deadlines). */
@@ -226,6 +243,7 @@ export class Gateway {
       await this.mcp.whenQuiet(2_000);
       await this.mcp.close();
       await this.logins.close();
+      await this.#oauth?.close();
       await this.pool.close();
       this.registry.off('change', this.#onRegistryChange);
       this.#tokens.clear();

@@ -27,6 +27,7 @@ import { Gateway, type GatewayOptions } from './gateway.js';
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SHUTDOWN_DEADLINE_MS, LOOPBACK_HOSTNAMES } from './gateway-defaults.js';
 import { hostnameOf } from './host-check.js';
 import { resolveHttpServerLimits, type HttpServerLimits } from './http-server-limits.js';
+import { OAuthServer, type OAuthServerOptions } from './oauth-server/oauth-server.js';
 
 /** Options of {@link startGateway}. */
 export interface StartGatewayOptions extends Omit<GatewayOptions, 'registry'>, HttpServerLimits {
@@ -44,6 +45,11 @@ export interface StartGatewayOptions extends Omit<GatewayOptions, 'registry'>, H
   shutdownDeadlineMs?: number;
   /** Aborting it during a shutdown stops waiting for running calls (they are cancelled). */
   hurry?: AbortSignal;
+  /**
+   * The gateway's own OAuth authorization server for its MCP clients (issue 18); `false` turns it off
+   * (static API tokens only). `issuer` is the gateway's public URL. @default on, issuer = the listening URL
+   */
+  oauth?: (Omit<OAuthServerOptions, 'issuer' | 'logger'> & { issuer?: string }) | false;
 }
 
 /** A gateway listening on a socket. */
@@ -85,6 +91,15 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     server.on('drop', () => counted.refusals.count('maxConnections'));
     const address = await listen(server, host, port);
     const url = `http://${urlHost(isWildcard(host) ? '127.0.0.1' : host)}:${address.port}`;
+    if (options.oauth !== false) {
+      const { issuer, ...oauth } = options.oauth ?? {};
+      try {
+        gateway.useOAuth(await OAuthServer.create(registry, { ...oauth, issuer: issuer ?? url, logger }));
+      } catch (error) {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        throw error;
+      }
+    }
     if (isWildcard(host)) {
       logger.warn('listening on every interface: clients elsewhere must use a name given with --allowed-host', { host });
     }

@@ -32,6 +32,7 @@ import { systemResolver, type HostResolver } from './resolve-host.js';
 import { SECRET_KEY_ENV, SecretBox, commitPendingKeyFile, pendingKeyFile, writePendingKeyFile } from './secret-box.js';
 import { sealClearSecrets } from './seal-clear-secrets.js';
 import { RegistryCatalogStore } from './registry-catalog-store.js';
+import { OAuthServerStore } from './oauth-server-store.js';
 import { ServerStore, type UserServerConfig } from './server-store.js';
 import { TemplateStore } from './template-store.js';
 import { TenantView } from './tenant-view.js';
@@ -100,6 +101,8 @@ export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
   readonly userSecrets: UserSecretStore;
   /** Each server spec's last known tool names, for the pool's clients (names stay put when a server is down). */
   readonly catalog: RegistryCatalogStore;
+  /** What the gateway's own OAuth authorization server stores (hashed codes and tokens, its keys). */
+  readonly oauthServer: OAuthServerStore;
   readonly #opened: OpenedDatabase;
   readonly #box: SecretBox;
   readonly #keyFile: string | undefined;
@@ -143,6 +146,7 @@ export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
     this.audit = new AuditStore(context);
     this.userSecrets = new UserSecretStore(context);
     this.catalog = new RegistryCatalogStore(context);
+    this.oauthServer = new OAuthServerStore(context);
   }
 
   /**

@@ -11,6 +11,7 @@ import type { Gateway } from '../gateway.js';
 import { userOf, type GatewayApp } from '../gateway-app-types.js';
 import { mcpErrorResponse } from '../http-error.js';
 import { readJsonBody } from '../read-node-body.js';
+import { scopeNeededFor, scopesAllow } from '../oauth-server/mcp-scope.js';
 
 /** Adds `/mcp` (behind the auth middleware). */
 export function registerMcpRoute(app: GatewayApp, gateway: Gateway): void {
@@ -30,6 +31,12 @@ export function registerMcpRoute(app: GatewayApp, gateway: Gateway): void {
       if (body.kind === 'too-large') return mcpErrorResponse(new SwitchboardError(ErrorCode.PayloadTooLarge, `the request body is over ${gateway.maxBodyBytes} bytes`));
       if (body.kind === 'invalid') return c.json({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: Invalid JSON' }, id: null }, 400);
       parsedBody = { value: body.value };
+    }
+    const needed = scopeNeededFor(c.req.method, parsedBody);
+    if (!scopesAllow(c.get('scopes'), needed)) {
+      const refusal = mcpErrorResponse(new SwitchboardError(ErrorCode.Forbidden, `this access token lacks the scope "${needed}"`, { hint: 'authorize again with that scope' }));
+      if (gateway.oauth !== undefined) refusal.headers.set('www-authenticate', gateway.oauth.challenge({ error: 'insufficient_scope', scope: needed }));
+      return refusal;
     }
     try {
       return await gateway.mcp.handle(c.req.raw, userOf(c), onEnd, parsedBody);

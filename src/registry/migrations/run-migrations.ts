@@ -9,11 +9,13 @@ import { Migrator, type Kysely, type Migration } from 'kysely';
 import { ErrorCode, SwitchboardError } from '../../errors.js';
 import { initialMigration } from './001-initial.js';
 import { toolCatalogMigration } from './002-tool-catalog.js';
+import { oauthServerMigration } from './003-oauth-server.js';
 
 /** Every migration, by version. Names sort in the order they apply. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '001-initial': initialMigration,
   '002-tool-catalog': toolCatalogMigration,
+  '003-oauth-server': oauthServerMigration,
 };
 
 /** Brings the schema to the latest version; returns the versions applied now. */
