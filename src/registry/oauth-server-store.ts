@@ -80,13 +80,21 @@ export class OAuthServerStore {
     await this.#context.db.updateTable('oauth_records').set({ consumed_at: timestamp() }).where('model', '=', model).where('id_hash', '=', hashId(id)).execute();
   }
 
+  /** Removes a record; a removed access token is announced, so remembered verifications of it are dropped. */
   async destroy(model: string, id: string): Promise<void> {
-    await this.#context.db.deleteFrom('oauth_records').where('model', '=', model).where('id_hash', '=', hashId(id)).execute();
+    const removed = await this.#context.db.deleteFrom('oauth_records').where('model', '=', model).where('id_hash', '=', hashId(id)).returning('account_id').executeTakeFirst();
+    if (model === 'AccessToken' && removed !== undefined) await this.#announce(removed.account_id);
   }
 
-  /** Removes every code and token of a grant. */
+  /** Removes every code and token of a grant (a replayed code, a reused refresh token), announced as for {@link destroy}. */
   async revokeByGrantId(grantId: string): Promise<void> {
-    await this.#context.db.deleteFrom('oauth_records').where('grant_id', '=', grantId).where('model', '!=', 'Grant').execute();
+    const removed = await this.#context.db.deleteFrom('oauth_records').where('grant_id', '=', grantId).where('model', '!=', 'Grant').returning('account_id').execute();
+    if (removed.length > 0) await this.#announce(removed[0]?.account_id ?? null);
+  }
+
+  /** Tells every process (the gateways' token caches) that a user's tokens changed. */
+  async #announce(userId: string | null): Promise<void> {
+    await this.#context.notify({ kind: 'user', action: 'updated', userId: userId ?? '', name: '' });
   }
 
   /** Pushes a dynamically registered client's expiry out by `ttlMs` (it is being used). */
@@ -146,7 +154,7 @@ export class OAuthServerStore {
       throw new SwitchboardError(ErrorCode.NotFound, `there is no authorized client ${grantId}`, { hint: 'list them with GET /api/oauth/clients' });
     }
     await this.#context.db.deleteFrom('oauth_records').where('grant_id', '=', grantId).execute();
-    await this.#context.notify({ kind: 'user', action: 'updated', userId: row.account_id ?? '', name: '' });
+    await this.#announce(row.account_id);
   }
 
   /** Removes expired records (housekeeping). */
