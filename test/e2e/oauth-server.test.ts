@@ -77,3 +77,35 @@ describe.skipIf(missing !== undefined)('SDK v1 client with an authProvider', () 
     expect(await me.json()).toMatchObject({ user: { name: 'alice' } });
   }, 60_000);
 });
+
+describe.skipIf(missing !== undefined)('SDK v2 client with an authProvider', () => {
+  test('completes the flow and works as bob, who sees only his own servers', async () => {
+    const { Client: V2Client, StreamableHTTPClientTransport: V2HttpTransport } = await import('@modelcontextprotocol/client');
+    const provider = new MemoryOAuthClient('http://127.0.0.1:9/v2-callback');
+    const first = new V2Client({ name: 'oauth-v2', version: '1' });
+    // The v2 transport takes the same provider shape as v1.
+    const authProvider = provider as unknown as ConstructorParameters<typeof V2HttpTransport>[1] extends infer O ? (O extends { authProvider?: infer P } ? P : never) : never;
+    await expect(first.connect(new V2HttpTransport(gateway.mcpUrl, { authProvider }))).rejects.toThrow();
+    const authorization = provider.authorizations.at(-1);
+    if (authorization === undefined) throw new Error('the SDK v2 client did not ask to open an authorization URL');
+    // Another person at this browser: alice's sign-in session (from the test before) must not carry over.
+    await browser.context.clearCookies();
+    const redirect = await authorizeInBrowser(browser.context, authorization, { token: bob.token, redirectPrefix: provider.redirectUrl });
+    expect(redirect.consentText).toContain('as bob');
+    expect(redirect.consentText).toContain('SDK v1 <test> client');
+    expect(redirect.consentText).toContain('127.0.0.1:9');
+    // The whole callback: v2 checks its `iss` (RFC 9207, which the gateway sends) and `state`.
+    expect(redirect.url.searchParams.get('iss')).toBe(gateway.url);
+    await new V2HttpTransport(gateway.mcpUrl, { authProvider }).finishAuth(redirect.url.searchParams);
+    const client = new V2Client({ name: 'oauth-v2', version: '1' });
+    await client.connect(new V2HttpTransport(gateway.mcpUrl, { authProvider }));
+    try {
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(names, names.join(',')).toContain('bob_only');
+      expect(names).not.toContain('alice_only');
+      expect(await client.callTool({ name: 'bob_only', arguments: { query: 'v2' } })).toMatchObject({ content: [{ type: 'text', text: 'bob/bob_only: v2' }] });
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+});

@@ -238,3 +238,38 @@ describe('nothing usable is stored or logged', () => {
     for (const secret of [access, refresh, code, alice.token]) expect(logged.includes(secret)).toBe(false);
   });
 });
+
+describe('on PostgreSQL', () => {
+  test('codes and tokens are stored only hashed in the rows', async (context) => {
+    const { postgresUnavailableReason, createTestDatabase, queryPostgres } = await import('../../helpers/registry-backends.js');
+    const reason = await postgresUnavailableReason();
+    if (reason !== undefined) return context.skip(reason);
+    const { ServerRegistry } = await import('../../../src/registry/server-registry.js');
+    const database = await createTestDatabase('postgres');
+    const registry = await ServerRegistry.open({ db: database.db, keyFile: join(database.dir, 'secret.key'), watch: false });
+    let running: RunningGateway | undefined;
+    try {
+      const user = await registry.users.add('pg-alice');
+      const { token } = await registry.tokens.create(user);
+      running = await startGateway({ registry, port: 0, logger: noopLogger });
+      const pgBase = running.url;
+      const client = (await (await registerClient(pgBase, { redirect_uris: [REDIRECT] })).json()) as { client_id: string };
+      const pkce = pkcePair();
+      const code = codeOf(await authorize(pgBase, { ...params(pkce, { resource: `${pgBase}/mcp` }), client_id: client.client_id }, { token }));
+      const answer = await tokenRequest(pgBase, { grant_type: 'authorization_code', code, code_verifier: pkce.verifier, client_id: client.client_id, redirect_uri: REDIRECT, resource: `${pgBase}/mcp` });
+      expect(answer.status).toBe(200);
+      const access = String(answer.body.access_token);
+      const me = await fetch(`${pgBase}/api/me`, { headers: { authorization: `Bearer ${access}` } });
+      expect(await me.json()).toMatchObject({ user: { name: 'pg-alice' } });
+      const rows = JSON.stringify(await queryPostgres(database.db, 'select * from oauth_records'));
+      expect(rows).toContain('AccessToken');
+      for (const secret of [access, String(answer.body.refresh_token), code]) expect(rows.includes(secret)).toBe(false);
+      const { hashId } = await import('../../../src/registry/oauth-server-store.js');
+      expect(rows).toContain(hashId(access));
+    } finally {
+      await running?.close({ deadlineMs: 0 });
+      await registry.close();
+      await database.drop();
+    }
+  });
+});
