@@ -12,6 +12,7 @@ import type { SwitchboardConfig } from '../../config/server-spec.js';
 import { formatConfigIssue } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { JsonLogLevel } from '../../gateway/json-logger.js';
+import type { StartGatewayOptions } from '../../gateway/serve.js';
 import { usageError } from '../cli-error.js';
 import { parseGatewayLimits } from '../parse-gateway-limits.js';
 import { writeResult } from '../output.js';
@@ -28,6 +29,8 @@ export interface ServeOptions {
   allowedOrigins: string[];
   /** `--limit NAME=VALUE` pairs (see {@link parseGatewayLimits}); over HTTP only. */
   limits?: string[];
+  /** The built-in OAuth server (`--public-url`, `--no-oauth`, …); over HTTP only. @default on */
+  oauth?: StartGatewayOptions['oauth'];
   logLevel: JsonLogLevel;
   /** Aborted by SIGINT/SIGTERM. */
   signal: AbortSignal;
@@ -78,6 +81,7 @@ export async function serve(options: ServeOptions): Promise<void> {
       ...(options.port === undefined ? {} : { port: options.port }),
       allowedHosts: options.allowedHosts,
       allowedOrigins: options.allowedOrigins,
+      ...(options.oauth === undefined ? {} : { oauth: options.oauth }),
       ...limits,
       ...(options.hurry === undefined ? {} : { hurry: options.hurry }),
     });
