@@ -109,3 +109,60 @@ describe.skipIf(missing !== undefined)('SDK v2 client with an authProvider', () 
     }
   }, 60_000);
 });
+
+describe.skipIf(missing !== undefined)('switchboard login against its own gateway', () => {
+  test('the CLI logs in through the consent page, then lists and calls tools as alice', async () => {
+    const { spawn } = await import('node:child_process');
+    const { mkdtemp, rm, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join, resolve } = await import('node:path');
+    const { ROOT } = await import('../helpers/fixtures.js');
+    const cli = resolve(ROOT, 'bin/switchboard.js');
+    const directory = await mkdtemp(join(tmpdir(), 'switchboard-gw-login-'));
+    try {
+      const config = join(directory, 'switchboard.json');
+      await writeFile(config, JSON.stringify({ mcpServers: { gw: { url: gateway.mcpUrl.href } } }));
+      const env = { ...process.env, SWITCHBOARD_HOME: join(directory, 'home'), SWITCHBOARD_SECRET_KEY: '', SWITCHBOARD_DB: '', NO_COLOR: '1' };
+      const run = (args: string[], onStderr?: (text: string) => void) =>
+        new Promise<{ code: number | null; stdout: string; stderr: string }>((resolveRun, reject) => {
+          const child = spawn(process.execPath, [cli, ...args], { env, cwd: directory, stdio: ['ignore', 'pipe', 'pipe'] });
+          let stdout = '';
+          let stderr = '';
+          const timer = setTimeout(() => child.kill('SIGKILL'), 40_000);
+          child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+          child.stderr.on('data', (chunk: Buffer) => {
+            stderr += chunk.toString();
+            onStderr?.(stderr);
+          });
+          child.once('error', reject);
+          child.once('close', (code) => {
+            clearTimeout(timer);
+            resolveRun({ code, stdout, stderr });
+          });
+        });
+      await browser.context.clearCookies();
+      let browsed: Promise<unknown> | undefined;
+      const login = await run(['login', 'gw', '--config', config, '--no-browser'], (stderr) => {
+        const url = /^\s+(http:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?\S+)$/m.exec(stderr)?.[1];
+        if (url === undefined || browsed !== undefined) return;
+        const redirectUri = new URL(url).searchParams.get('redirect_uri') ?? '';
+        browsed = authorizeInBrowser(browser.context, url, { token: alice.token, redirectPrefix: redirectUri, passThrough: true });
+      });
+      expect(login.code, login.stderr).toBe(0);
+      await browsed;
+      expect(login.stdout).toMatch(/logged in to "gw"/);
+      const tools = await run(['tools', '--config', config, '--json']);
+      expect(tools.code, tools.stderr).toBe(0);
+      const listed = JSON.parse(tools.stdout) as { tools: Array<{ name: string }> };
+      const names = listed.tools.map((tool) => tool.name);
+      expect(names).toContain('alice_only');
+      expect(names).not.toContain('bob_only');
+      const call = await run(['call', 'alice_only', '--args', '{"query":"cli"}', '--config', config]);
+      expect(call.code, call.stderr).toBe(0);
+      expect(call.stdout).toContain('alice/alice_only: cli');
+      for (const output of [login, tools, call]) expect(output.stdout + output.stderr).not.toContain(alice.token);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  }, 90_000);
+});

@@ -2,7 +2,8 @@
  * The browser half of an OAuth login against the gateway's own authorization server: Chromium opens
  * the authorization URL, signs in on the real sign-in page with a gateway token, clicks "Allow" (or
  * "Deny") on the real consent page, and the redirect back to the client is caught (the client's
- * loopback redirect URI is answered by the browser route, so no server listens there).
+ * loopback redirect URI is answered by the browser route, so no server listens there — unless
+ * `passThrough`, for a client whose loopback server really waits).
  */
 import type { BrowserContext, Page } from 'playwright-core';
 
@@ -14,15 +15,17 @@ export interface BrowserRedirect {
 }
 
 /** Drives one authorization in `context`; resolves with the redirect to `redirectPrefix`. */
-export async function authorizeInBrowser(context: BrowserContext, authorizationUrl: string | URL, options: { token?: string; redirectPrefix: string; deny?: boolean; timeoutMs?: number }): Promise<BrowserRedirect> {
+export async function authorizeInBrowser(context: BrowserContext, authorizationUrl: string | URL, options: { token?: string; redirectPrefix: string; deny?: boolean; timeoutMs?: number; passThrough?: boolean }): Promise<BrowserRedirect> {
   const timeout = options.timeoutMs ?? 10_000;
   let resolveRedirect!: (url: URL) => void;
   const redirected = new Promise<URL>((resolve) => (resolveRedirect = resolve));
   const pattern = `${options.redirectPrefix}**`;
-  await context.route(pattern, async (route) => {
-    resolveRedirect(new URL(route.request().url()));
-    await route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>done</title><p>done</p>' });
-  });
+  const onRequest = (request: { url(): string }): void => {
+    if (request.url().startsWith(options.redirectPrefix)) resolveRedirect(new URL(request.url()));
+  };
+  context.on('request', onRequest);
+  // A client that really listens there (the CLI's loopback server) gets the request; otherwise the browser answers it.
+  if (options.passThrough !== true) await context.route(pattern, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>done</title><p>done</p>' }));
   const page: Page = await context.newPage();
   try {
     await page.goto(String(authorizationUrl), { timeout });
@@ -47,7 +50,8 @@ export async function authorizeInBrowser(context: BrowserContext, authorizationU
     const text = await page.locator('body').innerText().catch(() => '(no page)');
     throw new Error(`${error instanceof Error ? error.message.split('\n')[0] : String(error)} — the browser is at ${page.url()}: ${text.slice(0, 500)}`);
   } finally {
-    await context.unroute(pattern);
+    context.off('request', onRequest);
+    if (options.passThrough !== true) await context.unroute(pattern);
     await page.close();
   }
 }
