@@ -55,8 +55,10 @@ export interface OAuthServerOptions {
   registration?: { enabled?: boolean; perHour?: number; unusedClientTtlMs?: number } & RedirectPolicy;
   /** Client ID metadata documents (an https URL as `client_id`), fetched through the SSRF-safe fetch. @default true */
   clientMetadataDocuments?: boolean;
-  /** Addresses the metadata-document fetch may reach besides public ones (tests). @default none */
+  /** Addresses the metadata-document fetch may reach besides public ones (`loopback`, a CIDR…). @default none */
   allowAddresses?: string[];
+  /** Certificate authorities (PEM) the metadata-document fetch trusts besides the system's. */
+  clientMetadataCa?: string;
   /** @default DEFAULT_ACCESS_TOKEN_TTL_S */
   accessTokenTtlS?: number;
   /** @default DEFAULT_REFRESH_TOKEN_TTL_S */
@@ -105,7 +107,7 @@ export class OAuthServer {
       const { privateKey } = await generateKeyPair('ES256', { extractable: true });
       return { signing: { ...(await exportJWK(privateKey)), alg: 'ES256', use: 'sig', kid: randomBytes(8).toString('hex') }, cookies: [randomBytes(32).toString('base64url')] };
     });
-    const fetch = await createPinnedFetch({ policy: { allowHttpHosts: [], allowAddresses: options.allowAddresses ?? [] }, maxRedirects: 0, subject: 'a client ID metadata document', logger: options.logger });
+    const fetch = await createPinnedFetch({ policy: { allowHttpHosts: [], allowAddresses: options.allowAddresses ?? [] }, maxRedirects: 0, subject: 'a client ID metadata document', logger: options.logger, ...(options.clientMetadataCa === undefined ? {} : { ca: options.clientMetadataCa }) });
     const registration = options.registration ?? {};
     const unusedClientTtlMs = registration.unusedClientTtlMs ?? DEFAULT_UNUSED_CLIENT_TTL_MS;
     const provider = new Provider(issuer, {
