@@ -2,7 +2,7 @@
  * @module gateway/oauth-server/registry-adapter
  * `oidc-provider`'s storage adapter over the registry ({@link OAuthServerStore}): one instance per
  * model name. Dynamically registered clients that go unused expire (their expiry moves forward each
- * time a user grants them access).
+ * time a user grants them access or they get an access token).
  */
 
 import type { Adapter, AdapterPayload } from 'oidc-provider';
@@ -35,7 +35,8 @@ class RegistryAdapter implements Adapter {
     const ttlMs = this.#options.unusedClientTtlMs;
     if (this.#model === 'Client' && expiresInS === undefined && ttlMs !== undefined) expiresInS = Math.ceil(ttlMs / 1000);
     await this.#store.upsert(this.#model, id, payload, expiresInS);
-    if (this.#model === 'Grant' && ttlMs !== undefined && typeof payload.clientId === 'string') await this.#store.touchClient(payload.clientId, ttlMs);
+    // A consent or a new access token (also from a refresh) is use.
+    if ((this.#model === 'Grant' || this.#model === 'AccessToken') && ttlMs !== undefined && typeof payload.clientId === 'string') await this.#store.touchClient(payload.clientId, ttlMs);
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {
