@@ -15,7 +15,7 @@ import { OAuthLogins } from './oauth-logins.js';
 import type { RegistryChange, RegistryUser } from '../registry/registry-types.js';
 import type { ServerRegistry } from '../registry/server-registry.js';
 import { authenticate, authenticateCaller, bearerTokenOf, type Caller } from './auth.js';
-import type { OAuthServer } from './oauth-server/oauth-server.js';
+import type { ProtectedResource } from './oauth-server/protected-resource.js';
 import { CallTracker } from './call-tracker.js';
 import { forwardingOptionsFor } from './forward-server-requests.js';
 import {
@@ -93,7 +93,7 @@ export class Gateway {
   readonly #onRegistryChange: (change: RegistryChange) => void;
   #shuttingDown = false;
   #closing: Promise<void> | undefined;
-  #oauth: OAuthServer | undefined;
+  #oauth: ProtectedResource | undefined;
 
   private constructor(options: GatewayOptions, parts: { pool: ClientPool; calls: CallTracker; mcp: McpEndpoint; metrics: GatewayMetrics; logger: Logger; maxBodyBytes: number; eventStreams: UserSlots; refusals: LimitRefusals }) {
     this.registry = options.registry;
@@ -176,13 +176,13 @@ export class Gateway {
     return authenticateCaller(this.registry, request, { ...options, cache: this.#tokens, ...(this.#oauth === undefined ? {} : { oauth: this.#oauth }) });
   }
 
-  /** The gateway's own OAuth authorization server, once {@link useOAuth} set one. */
-  get oauth(): OAuthServer | undefined {
+  /** Who issues the gateway's OAuth access tokens (its own authorization server, or an external one), once {@link useOAuth} set it. */
+  get oauth(): ProtectedResource | undefined {
     return this.#oauth;
   }
 
-  /** Serves OAuth with `server` from now on (its tokens are accepted beside the static ones); closed with the gateway. */
-  useOAuth(server: OAuthServer): void {
+  /** Accepts the access tokens of `server` from now on, beside the static tokens; closed with the gateway. */
+  useOAuth(server: ProtectedResource): void {
     this.#oauth = server;
   }
 

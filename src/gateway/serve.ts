@@ -28,6 +28,8 @@ import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SHUTDOWN_DEADLINE_MS, LOOPBACK_HOST
 import { hostnameOf } from './host-check.js';
 import { resolveHttpServerLimits, type HttpServerLimits } from './http-server-limits.js';
 import { OAuthServer, type OAuthServerOptions } from './oauth-server/oauth-server.js';
+import { ExternalResource } from './oauth-server/external-resource.js';
+import type { ExternalAuthorizationConfig } from '../config/server-spec.js';
 
 /** Options of {@link startGateway}. */
 export interface StartGatewayOptions extends Omit<GatewayOptions, 'registry'>, HttpServerLimits {
@@ -49,7 +51,7 @@ export interface StartGatewayOptions extends Omit<GatewayOptions, 'registry'>, H
    * The gateway's own OAuth authorization server for its MCP clients (issue 18); `false` turns it off
    * (static API tokens only). `issuer` is the gateway's public URL. @default on, issuer = the listening URL
    */
-  oauth?: (Omit<OAuthServerOptions, 'issuer' | 'logger'> & { issuer?: string }) | false;
+  oauth?: (Omit<OAuthServerOptions, 'issuer' | 'logger'> & { issuer?: string; external?: ExternalAuthorizationConfig }) | false;
 }
 
 /** A gateway listening on a socket. */
@@ -92,9 +94,10 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     const address = await listen(server, host, port);
     const url = `http://${urlHost(isWildcard(host) ? '127.0.0.1' : host)}:${address.port}`;
     if (options.oauth !== false) {
-      const { issuer, ...oauth } = options.oauth ?? {};
+      const { issuer, external, ...oauth } = options.oauth ?? {};
       try {
-        gateway.useOAuth(await OAuthServer.create(registry, { ...oauth, issuer: issuer ?? url, logger }));
+        // An external authorization server replaces the gateway's own (the gateway is then a resource server only).
+        gateway.useOAuth(external === undefined ? await OAuthServer.create(registry, { ...oauth, issuer: issuer ?? url, logger }) : await ExternalResource.create(registry, external, issuer ?? url, logger));
       } catch (error) {
         await new Promise<void>((resolve) => server.close(() => resolve()));
         throw error;

@@ -18,7 +18,8 @@ import { ErrorCode, SwitchboardError } from '../../errors.js';
 import type { Gateway } from '../gateway.js';
 import { userOf, type GatewayApp, type GatewayEnv } from '../gateway-app-types.js';
 import { consentPage, loginPage, messagePage, type RenderedPage } from './consent-page.js';
-import { INTERACTION_PATH, OAUTH_ROUTES, type OAuthServer } from './oauth-server.js';
+import { INTERACTION_PATH, OAUTH_ROUTES, OAuthServer } from './oauth-server.js';
+import type { ProtectedResource } from './protected-resource.js';
 
 /** Tells @hono/node-server that the Node response was written by someone else. */
 function alreadySent(): Response {
@@ -33,10 +34,17 @@ function nodeOf(c: Context<GatewayEnv>): { req: IncomingMessage; res: ServerResp
   return { req: env.incoming, res: env.outgoing };
 }
 
+/** The gateway's own authorization server (404 without one, also when tokens come from an external one). */
 function serverOf(gateway: Gateway): OAuthServer {
   const server = gateway.oauth;
-  if (server === undefined) throw new SwitchboardError(ErrorCode.NotFound, 'this gateway has no OAuth authorization server', { hint: 'it accepts static API tokens only' });
+  if (!(server instanceof OAuthServer)) throw new SwitchboardError(ErrorCode.NotFound, 'this gateway has no OAuth authorization server of its own', { hint: server === undefined ? 'it accepts static API tokens only' : 'its tokens come from the authorization server named in /.well-known/oauth-protected-resource' });
   return server;
+}
+
+function resourceOf(gateway: Gateway): ProtectedResource {
+  const resource = gateway.oauth;
+  if (resource === undefined) throw new SwitchboardError(ErrorCode.NotFound, 'this gateway accepts static API tokens only (no OAuth)');
+  return resource;
 }
 
 function render(c: Context<GatewayEnv>, page: RenderedPage, status: 200 | 400 | 401 | 403 = 200): Response | Promise<Response> {
@@ -50,7 +58,7 @@ function render(c: Context<GatewayEnv>, page: RenderedPage, status: 200 | 400 | 
 /** Adds the OAuth routes (the `/api/oauth` ones behind the auth middleware, the others not). */
 export function registerOAuthRoutes(app: GatewayApp, gateway: Gateway): void {
   const metadata = (c: Context<GatewayEnv>): Response => {
-    const server = serverOf(gateway);
+    const server = resourceOf(gateway);
     c.header('access-control-allow-origin', '*');
     c.header('cache-control', 'public, max-age=300');
     return c.json(server.protectedResourceMetadata());

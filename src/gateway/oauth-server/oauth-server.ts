@@ -23,9 +23,10 @@ import type { Logger } from '../../logger.js';
 import { createPinnedFetch, type PinnedFetch, type ServerRegistry, type RegistryUser } from '../../registry/index.js';
 import { registryAdapterFactory } from './registry-adapter.js';
 import { checkRedirectUris, type RedirectPolicy } from './redirect-policy.js';
+import { MCP_SCOPES } from './mcp-scope-names.js';
+import { bearerChallenge, resourceMetadata, resourceMetadataUrl, type ProtectedResource } from './protected-resource.js';
 
-/** The scopes of `/mcp`: `mcp` calls tools (and everything else), `mcp:read` only lists. */
-export const MCP_SCOPES = ['mcp', 'mcp:read'] as const;
+export { MCP_SCOPES } from './mcp-scope-names.js';
 /** Access-token lifetime. @default 600 s */
 export const DEFAULT_ACCESS_TOKEN_TTL_S = 600;
 /** Refresh-token lifetime (each use makes a new one). @default 14 days */
@@ -81,7 +82,7 @@ interface StoredKeys {
 }
 
 /** The authorization server; {@link handle} serves its endpoints. */
-export class OAuthServer {
+export class OAuthServer implements ProtectedResource {
   readonly issuer: string;
   /** The protected resource: `${issuer}/mcp`. */
   readonly resource: string;
@@ -197,26 +198,17 @@ export class OAuthServer {
 
   /** RFC 9728 protected resource metadata of `/mcp`. */
   protectedResourceMetadata(): Record<string, unknown> {
-    return {
-      resource: this.resource,
-      authorization_servers: [this.issuer],
-      scopes_supported: [...MCP_SCOPES],
-      bearer_methods_supported: ['header'],
-      resource_name: 'mcp-switchboard gateway',
-    };
+    return resourceMetadata(this.resource, this.issuer);
   }
 
   /** Where the metadata is (the `resource_metadata` of a challenge). */
   get resourceMetadataUrl(): string {
-    return `${this.issuer}/.well-known/oauth-protected-resource/mcp`;
+    return resourceMetadataUrl(this.resource);
   }
 
   /** The `WWW-Authenticate` value of a 401 (or, with `error`, a 403 insufficient_scope). */
   challenge(error?: { error: string; scope: string }): string {
-    const parts = [`resource_metadata="${this.resourceMetadataUrl}"`];
-    if (error !== undefined) parts.unshift(`error="${error.error}"`), parts.push(`scope="${error.scope}"`);
-    else parts.push(`scope="${MCP_SCOPES[0]}"`);
-    return `Bearer ${parts.join(', ')}`;
+    return bearerChallenge(this.resource, error);
   }
 
   /**
