@@ -15,6 +15,20 @@ import { KITCHEN_SINK } from '../helpers/fixtures.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { MemoryOAuthClient } from '../helpers/memory-oauth-client.js';
 import type { RegistryUser } from '../../src/registry/registry-types.js';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { auditAccessibility } from '../helpers/axe.js';
+import { ROOT } from '../helpers/fixtures.js';
+
+const SHOTS = join(ROOT, 'test-results/oauth');
+/** Screenshots of the sign-in and consent pages, each audited with axe-core (light and dark). */
+const inaccessible: string[] = [];
+async function shoot(step: string, page: Page): Promise<void> {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, `${step}.png`), fullPage: true });
+  inaccessible.push(...(await auditAccessibility(page, step)));
+}
 
 const missing = chromiumMissing();
 const sinkEntry = (name: string, tool: string) => ({ command: process.execPath, args: [KITCHEN_SINK, '--name', name, '--tools', tool] });
@@ -42,12 +56,12 @@ afterAll(async () => {
 });
 
 /** Connects an SDK v1 client with only an authProvider; drives the browser when the SDK asks. */
-async function connectWithOAuth(provider: MemoryOAuthClient, token: string): Promise<V1Client> {
+async function connectWithOAuth(provider: MemoryOAuthClient, token: string, onPage?: (step: 'sign-in' | 'consent', page: Page) => Promise<void>): Promise<V1Client> {
   const first = new V1Client({ name: 'oauth-v1', version: '1' });
   await expect(first.connect(new V1HttpTransport(gateway.mcpUrl, { authProvider: provider }))).rejects.toBeInstanceOf(UnauthorizedError);
   const authorization = provider.authorizations.at(-1);
   if (authorization === undefined) throw new Error('the SDK did not ask to open an authorization URL');
-  const redirect = await authorizeInBrowser(browser.context, authorization, { token, redirectPrefix: provider.redirectUrl });
+  const redirect = await authorizeInBrowser(browser.context, authorization, { token, redirectPrefix: provider.redirectUrl, ...(onPage === undefined ? {} : { onPage }) });
   const code = redirect.url.searchParams.get('code');
   if (code === null) throw new Error(`no code in the redirect: ${redirect.url.search}`);
   const transport = new V1HttpTransport(gateway.mcpUrl, { authProvider: provider });
@@ -60,7 +74,8 @@ async function connectWithOAuth(provider: MemoryOAuthClient, token: string): Pro
 describe.skipIf(missing !== undefined)('SDK v1 client with an authProvider', () => {
   test('completes the flow through the real consent page and works as the user who signed in', async () => {
     const provider = new MemoryOAuthClient('http://127.0.0.1:9/callback');
-    const client = await connectWithOAuth(provider, alice.token);
+    const client = await connectWithOAuth(provider, alice.token, shoot);
+    expect(inaccessible).toEqual([]);
     try {
       const names = (await client.listTools()).tools.map((tool) => tool.name);
       expect(names).toContain('alice_only');

@@ -15,7 +15,7 @@ export interface BrowserRedirect {
 }
 
 /** Drives one authorization in `context`; resolves with the redirect to `redirectPrefix`. */
-export async function authorizeInBrowser(context: BrowserContext, authorizationUrl: string | URL, options: { token?: string; redirectPrefix: string; deny?: boolean; timeoutMs?: number; passThrough?: boolean }): Promise<BrowserRedirect> {
+export async function authorizeInBrowser(context: BrowserContext, authorizationUrl: string | URL, options: { token?: string; redirectPrefix: string; deny?: boolean; timeoutMs?: number; passThrough?: boolean; onPage?: (step: 'sign-in' | 'consent', page: Page) => Promise<void> }): Promise<BrowserRedirect> {
   const timeout = options.timeoutMs ?? 10_000;
   let resolveRedirect!: (url: URL) => void;
   const redirected = new Promise<URL>((resolve) => (resolveRedirect = resolve));
@@ -35,12 +35,14 @@ export async function authorizeInBrowser(context: BrowserContext, authorizationU
     await Promise.race([signIn.waitFor({ timeout }), allow.waitFor({ timeout })]);
     if (await signIn.isVisible()) {
       if (options.token === undefined) throw new Error('the sign-in page was shown but no token was given');
+      await options.onPage?.('sign-in', page);
       await page.fill('#token', options.token);
       await page.click('#signin button[type=submit]');
     }
     const consent = await Promise.race([allow.waitFor({ timeout }).then(() => 'consent' as const), redirected.then(() => 'done' as const)]);
     if (consent === 'consent') {
       consentText = await page.locator('main').innerText();
+      await options.onPage?.('consent', page);
       await page.click(options.deny === true ? '#deny' : '#allow');
     }
     const url = await Promise.race([redirected, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no redirect back to the client')), timeout).unref())]);
