@@ -90,6 +90,23 @@ describe.skipIf(missing !== undefined)('SDK v1 client with an authProvider', () 
     const me = await gateway.api('/api/me', { token: access });
     expect(me.status).toBe(200);
     expect(await me.json()).toMatchObject({ user: { name: 'alice' } });
+
+    // The dashboard lists the client for alice; "Revoke" ends its token at once.
+    const page = await browser.context.newPage();
+    try {
+      await page.goto(`${gateway.url}/#token=${alice.token}`);
+      await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Clients' }).click();
+      const row = page.getByRole('row', { name: /SDK v1 <test> client/ });
+      await row.waitFor({ timeout: 10_000 });
+      expect(await row.innerText()).toContain('127.0.0.1:9');
+      await shoot('dashboard-clients', page);
+      expect(inaccessible).toEqual([]);
+      await page.getByRole('button', { name: 'Revoke SDK v1 <test> client' }).click();
+      await page.getByText('You have not authorized any client yet.').waitFor({ timeout: 10_000 });
+    } finally {
+      await page.close();
+    }
+    expect((await gateway.api('/api/me', { token: access })).status).toBe(401);
   }, 60_000);
 });
 

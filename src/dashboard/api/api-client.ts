@@ -6,7 +6,7 @@
 import { createParser } from 'eventsource-parser';
 import { isRecord } from '../model/is-record.js';
 import { ApiError, parseErrorBody } from './api-error.js';
-import type { ApiUser, CallAnswer, ClientStats, ServerView, TemplateView, ToolView } from './api-types.js';
+import type { ApiUser, AuthorizedClientView, CallAnswer, ClientStats, ServerView, TemplateView, ToolView } from './api-types.js';
 
 /** Longest wait for an ordinary `/api` answer (tool calls have their own). @default 30000 */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -66,6 +66,16 @@ export class ApiClient {
   /** Starts an OAuth login of the signed-in user to a remote server (open `authorizationUrl`). */
   logIn(name: string): Promise<{ status: 'authorize'; authorizationUrl: string } | { status: 'done' }> {
     return this.#request('POST', `api/servers/${encodeURIComponent(name)}/login`);
+  }
+
+  /** The clients the signed-in user authorized over OAuth (an admin: everyone's, with `all`). */
+  authorizedClients(all = false): Promise<{ clients: AuthorizedClientView[] }> {
+    return this.#request('GET', `api/oauth/clients${all ? '?all=true' : ''}`);
+  }
+
+  /** Revokes an authorized client: its access and refresh tokens stop at once. */
+  revokeClient(grantId: string): Promise<void> {
+    return this.#request('DELETE', `api/oauth/clients/${encodeURIComponent(grantId)}`);
   }
 
   removeServer(name: string): Promise<void> {

@@ -84,3 +84,16 @@ export interface ApiErrorBody {
   hint?: string;
   issues?: ApiIssue[];
 }
+
+/** A client a user authorized over OAuth (`GET /api/oauth/clients`). */
+export interface AuthorizedClientView {
+  grantId: string;
+  userId: string;
+  userName: string;
+  clientId: string;
+  clientName?: string;
+  redirectHost?: string;
+  scopes: string[];
+  createdAt: string;
+  expiresAt?: string;
+}

@@ -5,13 +5,14 @@
 
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ActivityPage } from '../pages/activity-page.js';
+import { ClientsPage } from '../pages/clients-page.js';
 import { MetricsPage } from '../pages/metrics-page.js';
 import { ServersPage } from '../pages/servers-page.js';
 import { ToolsPage } from '../pages/tools-page.js';
 import { useSession } from '../state/session.js';
 import { hrefOf, PAGES, useRoute, type PageName } from '../state/use-route.js';
 
-const TITLES: Record<PageName, string> = { servers: 'Servers', tools: 'Tools', activity: 'Activity', metrics: 'Metrics' };
+const TITLES: Record<PageName, string> = { servers: 'Servers', tools: 'Tools', activity: 'Activity', metrics: 'Metrics', clients: 'Clients' };
 
 export function Shell({ onSignOut }: { onSignOut: () => void }) {
   const { user, events } = useSession();
@@ -72,6 +73,7 @@ export function Shell({ onSignOut }: { onSignOut: () => void }) {
         {route.page === 'tools' ? <ToolsPage params={route.params} /> : null}
         {route.page === 'activity' ? <ActivityPage /> : null}
         {route.page === 'metrics' ? <MetricsPage /> : null}
+        {route.page === 'clients' ? <ClientsPage /> : null}
       </main>
     </>
   );

@@ -153,7 +153,9 @@ export function registerOAuthRoutes(app: GatewayApp, gateway: Gateway): void {
     const user = userOf(c);
     const all = c.req.query('all') === 'true';
     if (all && !user.isAdmin) throw new SwitchboardError(ErrorCode.Forbidden, 'only an administrator sees every user\'s authorized clients');
-    return c.json({ clients: await gateway.registry.oauthServer.grants(all ? undefined : user.id) });
+    const grants = await gateway.registry.oauthServer.grants(all ? undefined : user.id);
+    const names = new Map((all ? await gateway.registry.users.list() : [user]).map((entry) => [entry.id, entry.name]));
+    return c.json({ clients: grants.map((grant) => ({ ...grant, userName: names.get(grant.userId) ?? '?' })) });
   });
 
   app.delete('/api/oauth/clients/:grantId', async (c) => {
