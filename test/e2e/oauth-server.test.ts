@@ -198,3 +198,43 @@ describe.skipIf(missing !== undefined)('switchboard login against its own gatewa
     }
   }, 90_000);
 });
+
+describe.skipIf(missing !== undefined)('mcp-remote (npm) driven by an SDK stdio client', () => {
+  test('runs the OAuth flow against the gateway, bridges to stdio, and lists and calls tools as bob', async () => {
+    const { mkdtemp, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { resolve } = await import('node:path');
+    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    const { ROOT: root } = await import('../helpers/fixtures.js');
+    const home = await mkdtemp(join(tmpdir(), 'switchboard-mcp-remote-'));
+    await browser.context.clearCookies();
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [resolve(root, 'node_modules/mcp-remote/dist/proxy.js'), gateway.mcpUrl.href, '--allow-http', '--host', '127.0.0.1'],
+      env: { ...(process.env as Record<string, string>), MCP_REMOTE_CONFIG_DIR: home, BROWSER: 'none', DISPLAY: '' },
+      stderr: 'pipe',
+    });
+    let browsed: Promise<unknown> | undefined;
+    let stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const url = /(http:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?\S+)/.exec(stderr)?.[1];
+      if (url === undefined || browsed !== undefined) return;
+      const redirectUri = new URL(url).searchParams.get('redirect_uri') ?? '';
+      browsed = authorizeInBrowser(browser.context, url, { token: bob.token, redirectPrefix: redirectUri, passThrough: true, timeoutMs: 20_000 });
+    });
+    const client = new V1Client({ name: 'via-mcp-remote', version: '1' });
+    try {
+      await client.connect(transport);
+      await browsed;
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(names, stderr.slice(-2000)).toContain('bob_only');
+      expect(names).not.toContain('alice_only');
+      expect(await client.callTool({ name: 'bob_only', arguments: { query: 'remote' } })).toMatchObject({ content: [{ type: 'text', text: 'bob/bob_only: remote' }] });
+      expect(stderr).not.toContain(bob.token);
+    } finally {
+      await client.close();
+      await rm(home, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
