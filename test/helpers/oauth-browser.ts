@@ -15,7 +15,7 @@ export interface BrowserRedirect {
 }
 
 /** Drives one authorization in `context`; resolves with the redirect to `redirectPrefix`. */
-export async function authorizeInBrowser(context: BrowserContext, authorizationUrl: string | URL, options: { token?: string; redirectPrefix: string; deny?: boolean; timeoutMs?: number; passThrough?: boolean; onPage?: (step: 'sign-in' | 'consent', page: Page) => Promise<void> }): Promise<BrowserRedirect> {
+export async function authorizeInBrowser(context: BrowserContext, authorizationUrl: string | URL, options: { token?: string; redirectPrefix: string; deny?: boolean; timeoutMs?: number; passThrough?: boolean; identityProvider?: boolean; onPage?: (step: 'sign-in' | 'consent', page: Page) => Promise<void> }): Promise<BrowserRedirect> {
   const timeout = options.timeoutMs ?? 10_000;
   let resolveRedirect!: (url: URL) => void;
   const redirected = new Promise<URL>((resolve) => (resolveRedirect = resolve));
@@ -33,7 +33,11 @@ export async function authorizeInBrowser(context: BrowserContext, authorizationU
     const signIn = page.locator('#signin');
     const allow = page.locator('#allow');
     await Promise.race([signIn.waitFor({ timeout }), allow.waitFor({ timeout })]);
-    if (await signIn.isVisible()) {
+    if (options.identityProvider === true) {
+      // Through the admin's identity provider: its pages (if any) are its own; back at the gateway comes consent.
+      await options.onPage?.('sign-in', page);
+      await page.click('#idp');
+    } else if (await signIn.isVisible()) {
       if (options.token === undefined) throw new Error('the sign-in page was shown but no token was given');
       await options.onPage?.('sign-in', page);
       await page.fill('#token', options.token);

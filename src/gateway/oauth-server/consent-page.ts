@@ -31,7 +31,7 @@ function shell(title: string, content: HtmlEscapedString | Promise<HtmlEscapedSt
 const SIGN_IN_SCRIPT = `(function(){var f=document.getElementById('signin');var i=document.getElementById('token');if(!f||!i||f.dataset.failed==='1')return;var t;var h=location.hash.replace(/^#/,'');if(h){t=new URLSearchParams(h).get('token');history.replaceState(null,'',location.pathname+location.search);}if(!t){try{t=sessionStorage.getItem('switchboard.token');}catch(e){}}if(t){i.value=t;f.submit();}})();`;
 
 /** The sign-in page of interaction `uid`. */
-export function loginPage(uid: string, clientName: string, error?: string): RenderedPage {
+export function loginPage(uid: string, clientName: string, error?: string, identityProvider?: string): RenderedPage {
   const nonce = randomBytes(16).toString('base64');
   const content = html`<h1>Sign in to Switchboard</h1>
 <p>${clientName} wants to use your MCP servers on this gateway. Sign in first.</p>
@@ -40,7 +40,8 @@ ${error === undefined ? '' : html`<p class="error" role="alert">${error}</p>`}
 <label for="token">Gateway token</label>
 <input id="token" name="token" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
-</form>`;
+</form>
+${identityProvider === undefined ? '' : html`<p>or</p><form method="post" action="/oauth/consent/${uid}/idp"><button type="submit" id="idp">${identityProvider}</button></form>`}`;
   return { body: shell('Sign in', content, { nonce, code: SIGN_IN_SCRIPT }), csp: csp(nonce) };
 }
 

@@ -18,7 +18,8 @@ import { ErrorCode, SwitchboardError } from '../../errors.js';
 import type { Gateway } from '../gateway.js';
 import { userOf, type GatewayApp, type GatewayEnv } from '../gateway-app-types.js';
 import { consentPage, loginPage, messagePage, type RenderedPage } from './consent-page.js';
-import { INTERACTION_PATH, OAUTH_ROUTES, OAuthServer } from './oauth-server.js';
+import { IDP_CALLBACK_PATH, INTERACTION_PATH, OAUTH_ROUTES, OAuthServer } from './oauth-server.js';
+import { registerIdentityProviderRoutes } from './identity-provider-routes.js';
 import type { ProtectedResource } from './protected-resource.js';
 
 /** Tells @hono/node-server that the Node response was written by someone else. */
@@ -26,7 +27,7 @@ function alreadySent(): Response {
   return new Response(null, { headers: { 'x-hono-already-sent': 'true' } });
 }
 
-function nodeOf(c: Context<GatewayEnv>): { req: IncomingMessage; res: ServerResponse } {
+export function nodeOf(c: Context<GatewayEnv>): { req: IncomingMessage; res: ServerResponse } {
   const env = c.env as { incoming?: unknown; outgoing?: unknown } | undefined;
   if (!(env?.incoming instanceof IncomingMessage) || !(env.outgoing instanceof ServerResponse)) {
     throw new SwitchboardError(ErrorCode.Unavailable, 'the OAuth endpoints are served only over HTTP (startGateway)');
@@ -35,7 +36,7 @@ function nodeOf(c: Context<GatewayEnv>): { req: IncomingMessage; res: ServerResp
 }
 
 /** The gateway's own authorization server (404 without one, also when tokens come from an external one). */
-function serverOf(gateway: Gateway): OAuthServer {
+export function serverOf(gateway: Gateway): OAuthServer {
   const server = gateway.oauth;
   if (!(server instanceof OAuthServer)) throw new SwitchboardError(ErrorCode.NotFound, 'this gateway has no OAuth authorization server of its own', { hint: server === undefined ? 'it accepts static API tokens only' : 'its tokens come from the authorization server named in /.well-known/oauth-protected-resource' });
   return server;
@@ -47,7 +48,7 @@ function resourceOf(gateway: Gateway): ProtectedResource {
   return resource;
 }
 
-function render(c: Context<GatewayEnv>, page: RenderedPage, status: 200 | 400 | 401 | 403 = 200): Response | Promise<Response> {
+export function render(c: Context<GatewayEnv>, page: RenderedPage, status: 200 | 400 | 401 | 403 = 200): Response | Promise<Response> {
   c.header('content-security-policy', page.csp);
   c.header('cache-control', 'no-store');
   // Not no-referrer: the forms' POSTs must carry this origin for the gateway's Origin check.
@@ -87,7 +88,7 @@ export function registerOAuthRoutes(app: GatewayApp, gateway: Gateway): void {
     if (details === undefined) return render(c, messagePage('This sign-in has expired', 'Start again from your MCP client.'), 400);
     const client = await server.provider.Client.find(String(details.params.client_id));
     const clientName = client?.clientName ?? String(details.params.client_id);
-    if (details.prompt.name === 'login') return render(c, loginPage(details.uid, clientName));
+    if (details.prompt.name === 'login') return render(c, loginPage(details.uid, clientName, undefined, server.identityProvider?.label));
     const user = details.session === undefined ? undefined : await gateway.registry.users.find({ id: details.session.accountId });
     const redirect = String(details.params.redirect_uri ?? '');
     return render(
@@ -113,12 +114,14 @@ export function registerOAuthRoutes(app: GatewayApp, gateway: Gateway): void {
     if (user === undefined) {
       const client = await server.provider.Client.find(String(details.params.client_id));
       gateway.logger.warn('an OAuth sign-in was refused: unknown gateway token', { requestId: c.get('requestId') });
-      return render(c, loginPage(details.uid, client?.clientName ?? String(details.params.client_id), 'That token is unknown, expired or revoked.'), 401);
+      return render(c, loginPage(details.uid, client?.clientName ?? String(details.params.client_id), 'That token is unknown, expired or revoked.', server.identityProvider?.label), 401);
     }
     c.set('user', user);
     const returnTo = await server.provider.interactionResult(req, res, { login: { accountId: user.id } }, { mergeWithLastSubmission: false });
     return c.redirect(returnTo, 303);
   });
+
+  registerIdentityProviderRoutes(app, gateway, { serverOf, nodeOf, render, interactionOf, callbackPath: IDP_CALLBACK_PATH });
 
   app.post(`${INTERACTION_PATH}/:uid/allow`, async (c) => {
     const server = serverOf(gateway);
@@ -168,7 +171,7 @@ export function registerOAuthRoutes(app: GatewayApp, gateway: Gateway): void {
 }
 
 /** The interaction of this browser (its cookie) if it is `uid`, else undefined. */
-async function interactionOf(server: OAuthServer, req: IncomingMessage, res: ServerResponse, uid: string): Promise<InteractionDetails | undefined> {
+export async function interactionOf(server: OAuthServer, req: IncomingMessage, res: ServerResponse, uid: string): Promise<InteractionDetails | undefined> {
   try {
     const details = await server.provider.interactionDetails(req, res);
     return details.uid === uid ? details : undefined;

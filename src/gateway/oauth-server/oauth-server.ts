@@ -24,6 +24,7 @@ import { createPinnedFetch, type PinnedFetch, type ServerRegistry, type Registry
 import { registryAdapterFactory } from './registry-adapter.js';
 import { checkRedirectUris, type RedirectPolicy } from './redirect-policy.js';
 import { MCP_SCOPES } from './mcp-scope-names.js';
+import { IdentityProviderLogin, type IdentityProviderOptions } from './identity-provider.js';
 import { bearerChallenge, resourceMetadata, resourceMetadataUrl, type ProtectedResource } from './protected-resource.js';
 
 export { MCP_SCOPES } from './mcp-scope-names.js';
@@ -64,8 +65,13 @@ export interface OAuthServerOptions {
   accessTokenTtlS?: number;
   /** @default DEFAULT_REFRESH_TOKEN_TTL_S */
   refreshTokenTtlS?: number;
+  /** Sign-in through the admin's OpenID provider, beside the gateway-token field. */
+  identityProvider?: IdentityProviderOptions;
   logger: Logger;
 }
+
+/** Where the identity provider sends the browser back. */
+export const IDP_CALLBACK_PATH = '/oauth/idp/callback';
 
 /** What a verified access token says. */
 export interface VerifiedAccessToken {
@@ -87,12 +93,15 @@ export class OAuthServer implements ProtectedResource {
   /** The protected resource: `${issuer}/mcp`. */
   readonly resource: string;
   readonly provider: Provider;
+  /** Sign-in through the admin's OpenID provider, when configured. */
+  readonly identityProvider: IdentityProviderLogin | undefined;
   readonly #registry: ServerRegistry;
   readonly #fetch: PinnedFetch;
   readonly #callback: (req: IncomingMessage, res: ServerResponse) => void;
 
-  private constructor(issuer: string, provider: Provider, registry: ServerRegistry, fetch: PinnedFetch) {
+  private constructor(issuer: string, provider: Provider, registry: ServerRegistry, fetch: PinnedFetch, identityProvider: IdentityProviderLogin | undefined) {
     this.issuer = issuer;
+    this.identityProvider = identityProvider;
     this.resource = `${issuer}/mcp`;
     this.provider = provider;
     this.#registry = registry;
@@ -185,7 +194,8 @@ export class OAuthServer implements ProtectedResource {
       await next();
     });
     provider.on('server_error', (_ctx: unknown, error: unknown) => options.logger.error('the OAuth server failed', { error: error instanceof Error ? error.message : String(error) }));
-    return new OAuthServer(issuer, provider, registry, fetch);
+    const identityProvider = options.identityProvider === undefined ? undefined : new IdentityProviderLogin(options.identityProvider, `${issuer}${IDP_CALLBACK_PATH}`, registry, options.logger);
+    return new OAuthServer(issuer, provider, registry, fetch, identityProvider);
   }
 
   /** Serves an authorization-server request (the Node request and response of the gateway's HTTP server). */
