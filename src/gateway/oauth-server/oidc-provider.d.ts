@@ -75,6 +75,7 @@ declare module 'oidc-provider' {
     on(event: string, listener: (...args: unknown[]) => void): void;
     interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<InteractionDetails>;
     interactionResult(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, options?: { mergeWithLastSubmission?: boolean }): Promise<string>;
+    interactionFinished(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, options?: { mergeWithLastSubmission?: boolean }): Promise<void>;
     AccessToken: { find(token: string): Promise<AccessTokenLike | undefined> };
     Client: { find(id: string): Promise<ClientLike | undefined> };
     Grant: { new (init: { accountId: string; clientId: string }): GrantLike; find(id: string): Promise<GrantLike | undefined> };
