@@ -117,7 +117,9 @@ async function main() {
       started = gateway.start({ command: process.execPath, args: [serverScript], port, env: serverEnv() });
       child = started.process;
       child?.stderr?.on('data', (chunk) => process.stderr.write(chunk));
-      client = await connectHttp(started.url, Date.now() + READY_TIMEOUT_MS, started.headers);
+      // A gateway whose headers come only once it runs (an OAuth access token) says so with `ready`.
+      const headers = started.ready === undefined ? started.headers : await started.ready;
+      client = await connectHttp(started.url, Date.now() + READY_TIMEOUT_MS, headers);
     }
     await measure(client, result);
     return result;

@@ -125,10 +125,14 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     .option('--allowed-host <name>', 'Also answer to this Host name (repeatable; loopback names always)')
     .option('--allowed-origin <origin>', 'Also accept browser requests from this origin (repeatable)')
     .option('--limit <name=value>', 'Set a session, stream or connection limit, e.g. maxSessionsPerUser=200 (repeatable; see docs/api.md)')
+    .option('--public-url <url>', "The gateway's public address (the OAuth issuer; /mcp under it is the resource), e.g. https://mcp.example.com (default: the listening URL)")
+    .option('--no-oauth', 'Turn off the built-in OAuth authorization server (static API tokens only)')
+    .option('--no-dynamic-registration', 'OAuth: refuse dynamic client registration (RFC 7591)')
+    .option('--oauth-redirect-host <host>', 'OAuth: registered clients may redirect only to these https hosts (repeatable; loopback always)')
     .example('switchboard serve --config switchboard.yaml')
     .example('switchboard serve --stdio --config /path/to/switchboard.yaml --db /path/to/.switchboard/switchboard.db')
     .example('switchboard serve --host 0.0.0.0 --allowed-host gateway.internal.example')
-    .action((flags: GlobalFlags & { db?: unknown; host?: unknown; port?: unknown; stdio?: boolean; user?: unknown; allowedHost?: unknown; allowedOrigin?: unknown; limit?: unknown }) => {
+    .action((flags: GlobalFlags & { db?: unknown; host?: unknown; port?: unknown; stdio?: boolean; user?: unknown; allowedHost?: unknown; allowedOrigin?: unknown; limit?: unknown; publicUrl?: unknown; oauth?: boolean; dynamicRegistration?: boolean; oauthRedirectHost?: unknown }) => {
       stopsOnSignal = true;
       process.on('SIGTERM', onSignal);
       const logger = setup(flags);
@@ -144,6 +148,13 @@ export async function runCli(argv: readonly string[]): Promise<number> {
           allowedHosts: listOf(flags.allowedHost),
           allowedOrigins: listOf(flags.allowedOrigin),
           limits: listOf(flags.limit),
+          oauth:
+            flags.oauth === false
+              ? false
+              : {
+                  ...(flags.publicUrl === undefined ? {} : { issuer: String(flags.publicUrl) }),
+                  registration: { enabled: flags.dynamicRegistration !== false, ...(flags.oauthRedirectHost === undefined ? {} : { redirectHosts: listOf(flags.oauthRedirectHost) }) },
+                },
           // Without --quiet/--verbose/--debug the gateway logs each request (info), not just warnings.
           logLevel: flags.quiet === true ? 'warn' : level === 'warn' ? 'info' : level === 'error' ? 'error' : level,
           signal: abort.signal,

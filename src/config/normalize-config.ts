@@ -18,7 +18,7 @@ import { durationField, policyFields, protocolField } from './normalize-policies
 import { isPlainServerEntry, isPlainTopLevel } from './quick-check.js';
 import { SERVER_ENTRY_KEYS, SERVER_ENTRY_KEY_HINTS, TOP_LEVEL_KEYS, type ServerEntry } from './schema.js';
 import { isPackageRunner } from './package-runner.js';
-import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_FIRST_START_TIMEOUT_MS, DEFAULT_STARTUP_TIMEOUT_MS, type ServerSpec, type SwitchboardConfig } from './server-spec.js';
+import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_FIRST_START_TIMEOUT_MS, DEFAULT_STARTUP_TIMEOUT_MS, type ExternalAuthorizationConfig, type ServerSpec, type SwitchboardConfig } from './server-spec.js';
 import { unresolvedServerSpec } from './unresolved-server-spec.js';
 import { vscodeVariables } from './vscode-variables.js';
 
@@ -64,7 +64,7 @@ export function normalizeConfig(raw: unknown, options: NormalizeConfigOptions = 
   for (const key of Object.keys(top)) {
     if (!TOP_LEVEL_KEYS.has(key)) warnings.push({ path: key, message: 'unknown option, ignored' });
   }
-  const parsedTop = isPlainTopLevel(top) ? ({ success: true, data: top as { naming?: 'on-conflict' | 'prefix' | 'none'; onServerError?: 'skip' | 'throw'; maxConcurrentStarts?: number } } as const) : configSchemas().topLevelSchema.safeParse(top);
+  const parsedTop = isPlainTopLevel(top) ? ({ success: true, data: top as { naming?: 'on-conflict' | 'prefix' | 'none'; onServerError?: 'skip' | 'throw'; maxConcurrentStarts?: number; authorization?: ExternalAuthorizationConfig } } as const) : configSchemas().topLevelSchema.safeParse(top);
   if (!parsedTop.success) errors.push(...zodIssues(parsedTop.error, ''));
   const naming = parsedTop.success ? (parsedTop.data.naming ?? 'on-conflict') : 'on-conflict';
   const onServerError = parsedTop.success ? (parsedTop.data.onServerError ?? 'skip') : 'skip';
@@ -119,7 +119,8 @@ export function normalizeConfig(raw: unknown, options: NormalizeConfigOptions = 
     throw new ConfigError(all.sort((a, b) => order(a) - order(b)), warnings, options.source);
   }
   const maxConcurrentStarts = parsedTop.success ? parsedTop.data.maxConcurrentStarts : undefined;
-  return { config: { servers, naming, onServerError, ...(maxConcurrentStarts === undefined ? {} : { maxConcurrentStarts }) }, warnings };
+  const authorization = parsedTop.success ? parsedTop.data.authorization : undefined;
+  return { config: { servers, naming, onServerError, ...(maxConcurrentStarts === undefined ? {} : { maxConcurrentStarts }), ...(authorization === undefined ? {} : { authorization }) }, warnings };
 }
 
 /** Where an entry sits and what it may read; its problems are pushed to `errors` and `warnings`. */

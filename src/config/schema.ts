@@ -78,6 +78,17 @@ export function createConfigSchemas(z: typeof Zod) {
     naming: z.enum(['on-conflict', 'prefix', 'none']).optional(),
     onServerError: z.enum(['skip', 'throw']).optional(),
     maxConcurrentStarts: z.number().int().min(1).max(1000).optional(),
+    /** The gateway as a resource server of an external authorization server (`switchboard serve`). */
+    authorization: z
+      .object({
+        issuer: z.string().url(),
+        jwksUri: z.string().url().optional(),
+        audience: z.string().min(1).optional(),
+        userClaim: z.string().min(1).optional(),
+        algorithms: z.array(z.string().min(1)).min(1).optional(),
+      })
+      .strict()
+      .optional(),
   });
   return { oauthEntrySchema, serverEntrySchema, topLevelSchema };
 }
@@ -115,4 +126,4 @@ export const SERVER_ENTRY_KEY_HINTS: Readonly<Record<string, string>> = {
 };
 
 /** Top-level keys, for unknown-key warnings (`$schema` and VS Code's `inputs` are tolerated silently). */
-export const TOP_LEVEL_KEYS: ReadonlySet<string> = new Set(['mcpServers', 'servers', 'naming', 'onServerError', 'maxConcurrentStarts', '$schema', 'inputs']);
+export const TOP_LEVEL_KEYS: ReadonlySet<string> = new Set(['mcpServers', 'servers', 'naming', 'onServerError', 'maxConcurrentStarts', 'authorization', '$schema', 'inputs']);

@@ -147,6 +147,22 @@ export interface SwitchboardConfig {
   onServerError: 'skip' | 'throw';
   /** Server processes started at once (`maxConcurrentStarts:`). @default twice the CPU count */
   maxConcurrentStarts?: number;
+  /** `authorization:`: the gateway accepts JWTs of this external authorization server (see docs/oauth.md). */
+  authorization?: ExternalAuthorizationConfig;
+}
+
+/** An external authorization server whose JWT access tokens the gateway accepts (`switchboard serve`). */
+export interface ExternalAuthorizationConfig {
+  /** Its issuer (`iss` of the tokens), also named in the protected resource metadata. */
+  issuer: string;
+  /** Where its signing keys are. @default `jwks_uri` of the issuer's discovery document */
+  jwksUri?: string;
+  /** The `aud` the tokens must carry. @default the gateway's `/mcp` URL */
+  audience?: string;
+  /** The claim that names the registry user. @default 'sub' */
+  userClaim?: string;
+  /** Signature algorithms accepted. @default ['RS256', 'ES256', 'PS256', 'EdDSA'] */
+  algorithms?: string[];
 }
 
 /** Every secret value of a spec (env values, header values, OAuth secrets), for redaction. */

@@ -195,3 +195,16 @@ export interface ApiErrorBody {
 export interface ApiErrorResponse {
   error: ApiErrorBody;
 }
+
+/** A client a user authorized over OAuth (`GET /api/oauth/clients`). */
+export interface AuthorizedClientView {
+  grantId: string;
+  userId: string;
+  userName: string;
+  clientId: string;
+  clientName?: string;
+  redirectHost?: string;
+  scopes: string[];
+  createdAt: string;
+  expiresAt?: string;
+}

@@ -38,6 +38,7 @@ import { registerAccessRoutes } from './routes/api-access.js';
 import { registerMcpRoute } from './routes/mcp.js';
 import { registerNamedMcpRoute } from './routes/mcp-named.js';
 import { registerMetricsRoute } from './routes/metrics.js';
+import { registerOAuthRoutes } from './oauth-server/oauth-routes.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -59,10 +60,12 @@ export function createGatewayApp(gateway: Gateway): GatewayApp {
     const requestId = offered !== undefined && REQUEST_ID.test(offered) ? offered : newRequestId();
     c.set('requestId', requestId);
     c.set('user', undefined);
+    c.set('scopes', undefined);
     await next();
     c.header('x-request-id', requestId);
     c.header('x-content-type-options', 'nosniff');
-    c.header('referrer-policy', 'no-referrer');
+    // A page with forms keeps `same-origin` (set by its route): with no-referrer, browsers send `Origin: null` on its POSTs.
+    if (!c.res.headers.has('referrer-policy')) c.header('referrer-policy', 'no-referrer');
     c.header('x-frame-options', 'DENY');
     const ms = performance.now() - started;
     const route = c.res.status === 404 && !isMcp(c.req.path) && !c.req.path.startsWith('/api/') ? 'unmatched' : routePath(c, -1);
@@ -91,9 +94,13 @@ export function createGatewayApp(gateway: Gateway): GatewayApp {
   const requireToken = (options: { allowQueryToken?: boolean } = {}): MiddlewareHandler<GatewayEnv> => {
     return async (c, next) => {
       try {
-        c.set('user', await gateway.authenticate(c.req.raw, options));
+        const caller = await gateway.authenticateCaller(c.req.raw, options);
+        c.set('user', caller.user);
+        c.set('scopes', caller.scopes);
       } catch (error) {
         const refusal = isMcp(c.req.path) ? mcpErrorResponse(error) : apiErrorResponse(error);
+        // RFC 9728: the challenge says where to get a token (OAuth clients start their flow from it).
+        if (gateway.oauth !== undefined && refusal.status === 401) refusal.headers.set('www-authenticate', gateway.oauth.challenge());
         // An unauthenticated client keeps no connection: no body left to trickle in, no keep-alive to hold.
         refusal.headers.set('connection', 'close');
         return refusal;
@@ -134,6 +141,7 @@ export function createGatewayApp(gateway: Gateway): GatewayApp {
   registerToolRoutes(app, gateway);
   registerToolSearchRoutes(app, gateway);
   registerEventsRoute(app, gateway);
+  registerOAuthRoutes(app, gateway);
   registerDashboardRoutes(app);
 
   app.notFound((c) => apiErrorResponse(new SwitchboardError(ErrorCode.NotFound, `no route ${c.req.method} ${c.req.path}`)));

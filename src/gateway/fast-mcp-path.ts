@@ -7,15 +7,15 @@
  * one does what a bare forwarder does plus the gateway's guarantees (see bench/README.md, issue 17).
  *
  * Every guarantee of the general path holds here: the Host/Origin check, the bearer token (the same
- * short-lived cache; a token not in it goes to the general path, which checks it and fills the cache),
+ * short-lived cache; a token not in it is checked and cached here),
  * the body limit, the session's owner, the user's concurrent-call limit and audit entry (in the
  * user's client), metrics and the request log, cancellation (`notifications/cancelled` of the session,
  * or the client going away) and the shutdown's wait for running calls (the call tracker).
  *
  * Anything else — another method, a batch, progress tokens, a client that can answer elicitation or
  * sampling (its call may need a stream), a session log level, an unknown tool, an output schema on
- * 2026-07-28, an unknown token, shutdown — goes to the general path unchanged; a body already read is
- * handed over with {@link takeReadBody}, so the conformance suites judge the same answers.
+ * 2026-07-28, an unknown or list-only token, tool rules, limits or tool search for the caller, shutdown —
+ * goes to the general path unchanged; a body already read is handed over with {@link takeReadBody}.
  */
 
 import { randomBytes } from 'node:crypto';
@@ -30,6 +30,7 @@ import { toWireResult, toWireTool } from './wire-format.js';
 import { VERSION } from '../version.js';
 import type { CatalogTool } from '../client/multi-server-client.js';
 import type { UserClient } from '../pool/index.js';
+import { FULL_SCOPE, scopesAllow } from './oauth-server/mcp-scope.js';
 import type { RegistryUser } from '../registry/index.js';
 
 /** Bodies the fast path read and handed to the general path (it must not read the request again). */
@@ -94,10 +95,9 @@ export class FastMcpPath {
     if (match?.[1] === undefined) return general();
     const cached = gateway.cachedUser(match[1]);
     if (cached !== undefined) return this.#serveAs(cached, incoming, outgoing, general, started);
-    // Not verified lately: the gateway's own check (it fills the cache); a refusal is the general path's to answer.
-    // Taking it here keeps a session's requests together: a cancellation must reach the fast path that runs its call.
-    gateway.authenticate(view).then(
-      (user) => this.#serveAs(user, incoming, outgoing, general, started),
+    // Not verified lately: checked here (a cancellation must reach the fast path running its call); a refusal or a list-only scope is the general path's.
+    gateway.authenticateCaller(view).then(
+      (caller) => (scopesAllow(caller.scopes, FULL_SCOPE) ? this.#serveAs(caller.user, incoming, outgoing, general, started) : general()),
       () => general(),
     ).catch((error: unknown) => this.#failed(error, outgoing));
   }

@@ -12,6 +12,8 @@ export interface GatewayEnv {
   Variables: {
     requestId: string;
     user: RegistryUser | undefined;
+    /** The OAuth scopes of the request's access token; undefined for a static API token (everything allowed). */
+    scopes: readonly string[] | undefined;
   };
 }
 

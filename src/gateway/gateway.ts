@@ -14,7 +14,9 @@ import { ClientPool, type ClientLease, type ClientPoolTuning } from '../pool/ind
 import { OAuthLogins } from './oauth-logins.js';
 import type { RegistryChange, RegistryUser, ServerRegistry } from '../registry/index.js';
 import { GatewayAccess, type GatewayAccessOptions } from './access/gateway-access.js';
-import { authenticate, bearerTokenOf } from './auth.js';
+import { authenticate, authenticateCaller, bearerTokenOf, type Caller } from './auth.js';
+import { FULL_SCOPE, scopesAllow } from './oauth-server/mcp-scope.js';
+import type { ProtectedResource } from './oauth-server/protected-resource.js';
 import { CallTracker } from './call-tracker.js';
 import { forwardingOptionsFor } from './forward-server-requests.js';
 import {
@@ -96,6 +98,7 @@ export class Gateway {
   readonly #onRegistryChange: (change: RegistryChange) => void;
   #shuttingDown = false;
   #closing: Promise<void> | undefined;
+  #oauth: ProtectedResource | undefined;
 
   private constructor(options: GatewayOptions, parts: { pool: ClientPool; calls: CallTracker; mcp: McpEndpoint; metrics: GatewayMetrics; logger: Logger; maxBodyBytes: number; eventStreams: UserSlots; refusals: LimitRefusals; access: GatewayAccess }) {
     this.registry = options.registry;
@@ -176,12 +179,29 @@ export class Gateway {
 
   /** The user of a request (401 without a valid token). */
   authenticate(request: Request, options: { allowQueryToken?: boolean } = {}): Promise<RegistryUser> {
-    return authenticate(this.registry, request, { ...options, cache: this.#tokens });
+    return authenticate(this.registry, request, { ...options, cache: this.#tokens, ...(this.#oauth === undefined ? {} : { oauth: this.#oauth }) });
+  }
+
+  /** As {@link authenticate}, with the scopes of an OAuth access token. */
+  authenticateCaller(request: Request, options: { allowQueryToken?: boolean } = {}): Promise<Caller> {
+    return authenticateCaller(this.registry, request, { ...options, cache: this.#tokens, ...(this.#oauth === undefined ? {} : { oauth: this.#oauth }) });
+  }
+
+  /** Who issues the gateway's OAuth access tokens (its own authorization server, or an external one), once {@link useOAuth} set it. */
+  get oauth(): ProtectedResource | undefined {
+    return this.#oauth;
+  }
+
+  /** Accepts the access tokens of `server` from now on, beside the static tokens; closed with the gateway. */
+  useOAuth(server: ProtectedResource): void {
+    this.#oauth = server;
   }
 
   /** The user of a bearer token verified less than the token cache's TTL ago (the fast path's check), else undefined. */
   cachedUser(token: string): RegistryUser | undefined {
-    return this.#tokens.get(token);
+    const hit = this.#tokens.lookup(token);
+    // An OAuth token limited to listing goes the general way, which enforces its scope.
+    return hit === undefined || !scopesAllow(hit.scopes, FULL_SCOPE) ? undefined : hit.user;
   }
 
   /** A lease on `user`'s client (created on first use: its servers connect within their deadlines). */
@@ -243,6 +263,7 @@ export class Gateway {
       await this.mcp.close();
       await this.access.close();
       await this.logins.close();
+      await this.#oauth?.close();
       await this.pool.close();
       this.registry.off('change', this.#onRegistryChange);
       this.#tokens.clear();

@@ -28,6 +28,9 @@ import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SHUTDOWN_DEADLINE_MS, LOOPBACK_HOST
 import { FastMcpPath } from './fast-mcp-path.js';
 import { hostnameOf } from './host-check.js';
 import { resolveHttpServerLimits, type HttpServerLimits } from './http-server-limits.js';
+import { OAuthServer, type OAuthServerOptions } from './oauth-server/oauth-server.js';
+import { ExternalResource } from './oauth-server/external-resource.js';
+import type { ExternalAuthorizationConfig } from '../config/server-spec.js';
 
 /** Options of {@link startGateway}. */
 export interface StartGatewayOptions extends Omit<GatewayOptions, 'registry'>, HttpServerLimits {
@@ -45,6 +48,11 @@ export interface StartGatewayOptions extends Omit<GatewayOptions, 'registry'>, H
   shutdownDeadlineMs?: number;
   /** Aborting it during a shutdown stops waiting for running calls (they are cancelled). */
   hurry?: AbortSignal;
+  /**
+   * The gateway's own OAuth authorization server for its MCP clients (issue 18); `false` turns it off
+   * (static API tokens only). `issuer` is the gateway's public URL. @default on, issuer = the listening URL
+   */
+  oauth?: (Omit<OAuthServerOptions, 'issuer' | 'logger'> & { issuer?: string; external?: ExternalAuthorizationConfig }) | false;
 }
 
 /** A gateway listening on a socket. */
@@ -91,6 +99,16 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     server.on('drop', () => counted.refusals.count('maxConnections'));
     const address = await listen(server, host, port);
     const url = `http://${urlHost(isWildcard(host) ? '127.0.0.1' : host)}:${address.port}`;
+    if (options.oauth !== false) {
+      const { issuer, external, ...oauth } = options.oauth ?? {};
+      try {
+        // An external authorization server replaces the gateway's own (the gateway is then a resource server only).
+        gateway.useOAuth(external === undefined ? await OAuthServer.create(registry, { ...oauth, issuer: issuer ?? url, logger }) : await ExternalResource.create(registry, external, issuer ?? url, logger));
+      } catch (error) {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        throw error;
+      }
+    }
     if (isWildcard(host)) {
       logger.warn('listening on every interface: clients elsewhere must use a name given with --allowed-host', { host });
     }

@@ -32,3 +32,11 @@ test('an entry never outlives the token\'s own expiry', () => {
   expect(cache.get('sb_token_c', 4_999)).toBe(alice);
   expect(cache.get('sb_token_c', 5_000)).toBeUndefined();
 });
+
+test('an OAuth token is remembered with its scopes; a static token has none', () => {
+  const cache = new TokenCache(5_000);
+  cache.set('oauth_token', alice, 0, undefined, ['mcp:read']);
+  cache.set('sb_token_a', alice, 0);
+  expect(cache.lookup('oauth_token', 1)).toEqual({ user: alice, until: 5_000, scopes: ['mcp:read'] });
+  expect(cache.lookup('sb_token_a', 1)?.scopes).toBeUndefined();
+});

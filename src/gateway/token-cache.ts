@@ -18,7 +18,7 @@ export const TOKEN_CACHE_MAX_ENTRIES = 10_000;
 
 /** Verified tokens → their users, for a short time. */
 export class TokenCache {
-  readonly #entries = new Map<string, { user: RegistryUser; until: number }>();
+  readonly #entries = new Map<string, { user: RegistryUser; until: number; scopes: readonly string[] | undefined }>();
   readonly #ttlMs: number;
 
   constructor(ttlMs: number = TOKEN_CACHE_TTL_MS) {
@@ -27,6 +27,11 @@ export class TokenCache {
 
   /** The user of `token` if it was verified less than the TTL ago. */
   get(token: string, now: number = Date.now()): RegistryUser | undefined {
+    return this.lookup(token, now)?.user;
+  }
+
+  /** As {@link get}, with the token's OAuth scopes (undefined for a static API token). */
+  lookup(token: string, now: number = Date.now()): { user: RegistryUser; scopes: readonly string[] | undefined } | undefined {
     const key = keyOf(token);
     const entry = this.#entries.get(key);
     if (entry === undefined) return undefined;
@@ -34,18 +39,18 @@ export class TokenCache {
       this.#entries.delete(key);
       return undefined;
     }
-    return entry.user;
+    return entry;
   }
 
   /**
    * Remembers a token the registry just verified, never past `expiresAt` (the token's own expiry, ms
    * since the epoch; undefined: it does not expire).
    */
-  set(token: string, user: RegistryUser, now: number = Date.now(), expiresAt?: number): void {
+  set(token: string, user: RegistryUser, now: number = Date.now(), expiresAt?: number, scopes?: readonly string[]): void {
     const until = Math.min(now + this.#ttlMs, expiresAt ?? Number.POSITIVE_INFINITY);
     if (!(until > now)) return;
     if (this.#entries.size >= TOKEN_CACHE_MAX_ENTRIES) this.#entries.clear();
-    this.#entries.set(keyOf(token), { user, until });
+    this.#entries.set(keyOf(token), { user, until, scopes });
   }
 
   /** Forgets everything. */

@@ -152,6 +152,33 @@ export interface RateBucketsTable {
   at_ms: number | string;
 }
 
+/**
+ * `oauth_records`: what the gateway's authorization server stores, by model (`Client`, `Grant`,
+ * `AccessToken`, …). `id_hash` is a SHA-256 of the id (a code or token is its own id: only its hash
+ * is kept, and the payload never holds it).
+ */
+export interface OAuthRecordsTable {
+  model: string;
+  id_hash: string;
+  /** JSON payload, without the id. */
+  payload: string;
+  grant_id: string | null;
+  uid_hash: string | null;
+  /** The registry user (`accountId`) the record belongs to. */
+  account_id: string | null;
+  client_id: string | null;
+  created_at: string;
+  expires_at: string | null;
+  consumed_at: string | null;
+}
+
+/** `oauth_keys`: the authorization server's signing and cookie keys, encrypted. */
+export interface OAuthKeysTable {
+  id: string;
+  secret: string;
+  created_at: string;
+}
+
 /** Every table of the registry. */
 export interface RegistryDatabase {
   users: UsersTable;
@@ -168,4 +195,6 @@ export interface RegistryDatabase {
   rate_limits: DefinitionTable;
   endpoints: EndpointsTable;
   rate_buckets: RateBucketsTable;
+  oauth_records: OAuthRecordsTable;
+  oauth_keys: OAuthKeysTable;
 }

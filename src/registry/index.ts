@@ -27,6 +27,7 @@ export type { CreateTokenOptions, TokenStore } from './token-store.js';
 export type { AuditRecord, AuditStore } from './audit-store.js';
 export type { UserSecretStore } from './user-secret-store.js';
 export type { RegistryCatalogStore } from './registry-catalog-store.js';
+export type { OAuthGrantInfo, OAuthPayload, OAuthServerStore } from './oauth-server-store.js';
 export { OAUTH_SECRET_KIND, RegistryOAuthTokenStore } from './registry-oauth-token-store.js';
 export type { TenantView } from './tenant-view.js';
 export type { ServerTemplateInput, TemplateParameter } from './server-template.js';

@@ -12,6 +12,7 @@
 
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
+import { rootCertificates } from 'node:tls';
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { isSwitchboardError, type SwitchboardError } from '../errors.js';
 import { noopLogger, type Logger } from '../logger.js';
@@ -33,6 +34,8 @@ export interface PinnedFetchOptions {
   /** Named in refusals. */
   subject?: string;
   logger?: Logger;
+  /** Certificate authorities (PEM) trusted besides the system's, e.g. a private CA. @default the system's only */
+  ca?: string;
 }
 
 /** A policy-enforcing fetch and the connection pool behind it. */
@@ -86,6 +89,8 @@ export async function createPinnedFetch(options: PinnedFetchOptions): Promise<Pi
 
   const agent = new Agent({
     connect: {
+      // Node's `ca` replaces the default list: keep the system's roots beside the added one.
+      ...(options.ca === undefined ? {} : { ca: [...rootCertificates, options.ca] }),
       lookup: (hostname: string, lookupOptions: LookupOptions, callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void) => {
         resolveChecked(hostname).then(
           (addresses) => {

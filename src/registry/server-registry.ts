@@ -35,6 +35,7 @@ import { systemResolver, type HostResolver } from './resolve-host.js';
 import { SECRET_KEY_ENV, SecretBox, commitPendingKeyFile, pendingKeyFile, writePendingKeyFile } from './secret-box.js';
 import { sealClearSecrets } from './seal-clear-secrets.js';
 import { RegistryCatalogStore } from './registry-catalog-store.js';
+import { OAuthServerStore } from './oauth-server-store.js';
 import { ServerStore, type UserServerConfig } from './server-store.js';
 import { TemplateStore } from './template-store.js';
 import { TenantView } from './tenant-view.js';
@@ -109,6 +110,8 @@ export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
   readonly access: AccessStore;
   /** Rate-limit buckets in the database, shared by every replica (issue 21). */
   readonly rateBuckets: SqlBucketStore;
+  /** What the gateway's own OAuth authorization server stores (hashed codes and tokens, its keys). */
+  readonly oauthServer: OAuthServerStore;
   readonly #opened: OpenedDatabase;
   readonly #box: SecretBox;
   readonly #keyFile: string | undefined;
@@ -155,6 +158,7 @@ export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
     this.groups = new GroupStore(context);
     this.access = new AccessStore(context);
     this.rateBuckets = new SqlBucketStore(context);
+    this.oauthServer = new OAuthServerStore(context);
   }
 
   /**

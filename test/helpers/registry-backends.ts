@@ -28,7 +28,7 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-const TABLES = ['rate_buckets', 'group_members', 'user_groups', 'tool_rules', 'rate_limits', 'endpoints', 'tool_catalog', 'audit_log', 'api_tokens', 'user_secrets', 'servers', 'server_templates', 'users', 'settings'];
+const TABLES = ['oauth_records', 'oauth_keys', 'rate_buckets', 'group_members', 'user_groups', 'tool_rules', 'rate_limits', 'endpoints', 'tool_catalog', 'audit_log', 'api_tokens', 'user_secrets', 'servers', 'server_templates', 'users', 'settings'];
 
 function clearFolder(dir: string): void {
   for (const name of readdirSync(dir)) rmSync(join(dir, name), { recursive: true, force: true });

@@ -8,10 +8,11 @@
  */
 
 import { resolve } from 'node:path';
-import type { SwitchboardConfig } from '../../config/server-spec.js';
+import type { ExternalAuthorizationConfig, SwitchboardConfig } from '../../config/server-spec.js';
 import { formatConfigIssue } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { JsonLogLevel } from '../../gateway/json-logger.js';
+import type { StartGatewayOptions } from '../../gateway/serve.js';
 import { usageError } from '../cli-error.js';
 import { parseGatewayLimits } from '../parse-gateway-limits.js';
 import { writeResult } from '../output.js';
@@ -28,6 +29,8 @@ export interface ServeOptions {
   allowedOrigins: string[];
   /** `--limit NAME=VALUE` pairs (see {@link parseGatewayLimits}); over HTTP only. */
   limits?: string[];
+  /** The built-in OAuth server (`--public-url`, `--no-oauth`, …); over HTTP only. @default on */
+  oauth?: StartGatewayOptions['oauth'];
   logLevel: JsonLogLevel;
   /** Aborted by SIGINT/SIGTERM. */
   signal: AbortSignal;
@@ -78,6 +81,7 @@ export async function serve(options: ServeOptions): Promise<void> {
       ...(options.port === undefined ? {} : { port: options.port }),
       allowedHosts: options.allowedHosts,
       allowedOrigins: options.allowedOrigins,
+      ...oauthOf(options.oauth, shared?.config.authorization),
       ...limits,
       ...(options.hurry === undefined ? {} : { hurry: options.hurry }),
     });
@@ -92,6 +96,16 @@ export async function serve(options: ServeOptions): Promise<void> {
   } finally {
     flush();
   }
+}
+
+/** The OAuth options: the flags', with the config file's `authorization:` (an external authorization server). */
+function oauthOf(flags: ServeOptions['oauth'], external: ExternalAuthorizationConfig | undefined): { oauth?: StartGatewayOptions['oauth'] } {
+  if (flags === false) {
+    if (external !== undefined) throw usageError('--no-oauth turns OAuth off, but the config file names an authorization server (authorization:)');
+    return { oauth: false };
+  }
+  if (external === undefined) return flags === undefined ? {} : { oauth: flags };
+  return { oauth: { ...(flags ?? {}), external } };
 }
 
 /** The config file's servers: the named file, else one found in the working directory, else none. */

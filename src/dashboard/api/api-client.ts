@@ -6,7 +6,7 @@
 import { createParser } from 'eventsource-parser';
 import { isRecord } from '../model/is-record.js';
 import { ApiError, parseErrorBody } from './api-error.js';
-import type { CallAnswer, CallProgress, LoginResponse, MeResponse, ServerChange, ServerResponse, ServersResponse, StatsResponse, TemplatesResponse, ToolSearchView, ToolsResponse } from '../../contract/api-contract.js';
+import type { AuthorizedClientView, CallAnswer, CallProgress, LoginResponse, MeResponse, ServerChange, ServerResponse, ServersResponse, StatsResponse, TemplatesResponse, ToolSearchView, ToolsResponse } from '../../contract/api-contract.js';
 
 export type { CallProgress, ServerChange };
 import type { ApprovalView, EndpointView, GroupView, LimitView, RuleView } from './access-types.js';
@@ -63,6 +63,16 @@ export class ApiClient {
   /** Starts an OAuth login of the signed-in user to a remote server (open `authorizationUrl`). */
   logIn(name: string): Promise<LoginResponse> {
     return this.#request('POST', `api/servers/${encodeURIComponent(name)}/login`);
+  }
+
+  /** The clients the signed-in user authorized over OAuth (an admin: everyone's, with `all`). */
+  authorizedClients(all = false): Promise<{ clients: AuthorizedClientView[] }> {
+    return this.#request('GET', `api/oauth/clients${all ? '?all=true' : ''}`);
+  }
+
+  /** Revokes an authorized client: its access and refresh tokens stop at once. */
+  revokeClient(grantId: string): Promise<void> {
+    return this.#request('DELETE', `api/oauth/clients/${encodeURIComponent(grantId)}`);
   }
 
   removeServer(name: string): Promise<void> {

@@ -7,13 +7,14 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { AccessPage } from '../pages/access-page.js';
 import { ActivityPage } from '../pages/activity-page.js';
 import { ApprovalsPage } from '../pages/approvals-page.js';
+import { ClientsPage } from '../pages/clients-page.js';
 import { MetricsPage } from '../pages/metrics-page.js';
 import { ServersPage } from '../pages/servers-page.js';
 import { ToolsPage } from '../pages/tools-page.js';
 import { useSession } from '../state/session.js';
 import { hrefOf, PAGES, useRoute, type PageName } from '../state/use-route.js';
 
-const TITLES: Record<PageName, string> = { servers: 'Servers', tools: 'Tools', activity: 'Activity', metrics: 'Metrics', access: 'Access', approvals: 'Approvals' };
+const TITLES: Record<PageName, string> = { servers: 'Servers', tools: 'Tools', activity: 'Activity', metrics: 'Metrics', access: 'Access', approvals: 'Approvals', clients: 'Clients' };
 
 export function Shell({ onSignOut }: { onSignOut: () => void }) {
   const { user, events } = useSession();
@@ -76,6 +77,7 @@ export function Shell({ onSignOut }: { onSignOut: () => void }) {
         {route.page === 'metrics' ? <MetricsPage /> : null}
         {route.page === 'access' ? <AccessPage /> : null}
         {route.page === 'approvals' ? <ApprovalsPage /> : null}
+        {route.page === 'clients' ? <ClientsPage /> : null}
       </main>
     </>
   );

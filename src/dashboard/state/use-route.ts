@@ -7,7 +7,7 @@
 import { useEffect, useState } from 'preact/hooks';
 
 /** The pages. */
-export const PAGES = ['servers', 'tools', 'activity', 'metrics', 'access', 'approvals'] as const;
+export const PAGES = ['servers', 'tools', 'activity', 'metrics', 'access', 'approvals', 'clients'] as const;
 export type PageName = (typeof PAGES)[number];
 
 /** A route: the page and its query parameters. */

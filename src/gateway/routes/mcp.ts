@@ -13,6 +13,7 @@ import type { McpEndpoint } from '../mcp-endpoint.js';
 import { mcpErrorResponse } from '../http-error.js';
 import { takeReadBody } from '../fast-mcp-path.js';
 import { readJsonBody } from '../read-node-body.js';
+import { scopeNeededFor, scopesAllow } from '../oauth-server/mcp-scope.js';
 
 /** Adds `/mcp` (behind the auth middleware). */
 export function registerMcpRoute(app: GatewayApp, gateway: Gateway): void {
@@ -45,6 +46,12 @@ export async function serveMcp(c: GatewayContext, gateway: Gateway, endpoint: Mc
       if (body.kind === 'too-large') return mcpErrorResponse(new SwitchboardError(ErrorCode.PayloadTooLarge, `the request body is over ${gateway.maxBodyBytes} bytes`));
       if (body.kind === 'invalid') return c.json({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: Invalid JSON' }, id: null }, 400);
       parsedBody = { value: body.value };
+    }
+    const needed = scopeNeededFor(c.req.method, parsedBody);
+    if (!scopesAllow(c.get('scopes'), needed)) {
+      const refusal = mcpErrorResponse(new SwitchboardError(ErrorCode.Forbidden, `this access token lacks the scope "${needed}"`, { hint: 'authorize again with that scope' }));
+      if (gateway.oauth !== undefined) refusal.headers.set('www-authenticate', gateway.oauth.challenge({ error: 'insufficient_scope', scope: needed }));
+      return refusal;
     }
     try {
       return await endpoint.handle(c.req.raw, userOf(c), onEnd, parsedBody);

@@ -9,6 +9,7 @@ import { Migrator, type Kysely, type Migration } from 'kysely';
 import { ErrorCode, SwitchboardError } from '../../errors.js';
 import { initialMigration } from './001-initial.js';
 import { toolCatalogMigration } from './002-tool-catalog.js';
+import { oauthServerMigration } from './003-oauth-server.js';
 import { endpointsMigration } from './004-endpoints.js';
 import { userToolSearchMigration } from './007-user-tool-search.js';
 
@@ -16,6 +17,7 @@ import { userToolSearchMigration } from './007-user-tool-search.js';
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '001-initial': initialMigration,
   '002-tool-catalog': toolCatalogMigration,
+  '003-oauth-server': oauthServerMigration,
   '004-endpoints': endpointsMigration,
   '007-user-tool-search': userToolSearchMigration,
 };

@@ -40,7 +40,8 @@ describe('tokens', () => {
   test('/mcp without a token is 401 with a Bearer challenge, and the official clients cannot connect', async () => {
     const response = await gateway.api('/mcp', { token: null, method: 'POST', body: initialize, headers: mcpHeaders });
     expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toBe('Bearer realm="switchboard"');
+    // With the gateway's OAuth server on (the default), the challenge says where to get a token (RFC 9728).
+    expect(response.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${gateway.url}/.well-known/oauth-protected-resource/mcp", scope="mcp"`);
     expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, data: { code: 'UNAUTHORIZED' } } });
     await expect(connectV1(gateway.mcpUrl, 'sb_000000000000_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')).rejects.toThrow();
     await expect(connectV2(gateway.mcpUrl, 'not-a-token', 'legacy')).rejects.toThrow();
