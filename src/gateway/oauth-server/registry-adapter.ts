@@ -6,7 +6,7 @@
  */
 
 import type { Adapter, AdapterPayload } from 'oidc-provider';
-import type { OAuthServerStore } from '../../registry/oauth-server-store.js';
+import type { OAuthServerStore } from '../../registry/index.js';
 
 /** Options of {@link registryAdapterFactory}. */
 export interface RegistryAdapterOptions {
