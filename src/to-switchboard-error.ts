@@ -78,6 +78,8 @@ export function toSwitchboardError(error: unknown, context: ErrorContext = {}): 
     new SwitchboardError(code, prefix === '' ? message : `${prefix}: ${message}`, {
       cause: error,
       ...(server === undefined ? {} : { server }),
+      ...(context.operation === undefined ? {} : { operation: context.operation }),
+      reason: message,
       ...extra,
     });
 

@@ -11,13 +11,9 @@
 
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { ErrorCode, SwitchboardError, isSwitchboardError } from '../errors.js';
+import type { ProgressUpdate } from './progress-update.js';
 
-/** Progress reported by the server for a request. */
-export interface ProgressUpdate {
-  progress: number;
-  total?: number;
-  message?: string;
-}
+export type { ProgressUpdate } from './progress-update.js';
 
 /** Options of one lean request. */
 export interface LeanRequestOptions {
