@@ -185,6 +185,14 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
     return this.#life.reconnect(reason);
   }
 
+  /**
+   * Lets background start retries begin (with `startRetry.armed: false`): a start that failed is
+   * retried from now on, with backoff, and so is every later one.
+   */
+  armStartRetry(): void {
+    this.#life.armStartRetry();
+  }
+
   /** Tools, following pagination. Servers without the tools capability have none. */
   listTools(options: CallOptions = {}): Promise<ToolDefinition[]> {
     return this.#list('tools', options) as Promise<ToolDefinition[]>;

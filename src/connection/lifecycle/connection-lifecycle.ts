@@ -193,6 +193,11 @@ export class ConnectionLifecycle {
     }
   }
 
+  /** See {@link ServerConnection.armStartRetry}. */
+  armStartRetry(): void {
+    this.#supervisor.armStartRetry();
+  }
+
   /** See {@link ServerConnection.reconnect}. */
   reconnect(reason: string): Promise<void> {
     if (this.#closing !== undefined) return Promise.reject(closedError(this.#spec.name));

@@ -161,3 +161,17 @@ describe('Supervisor', () => {
     expect(target.attempts).toEqual([]);
   });
 });
+
+describe('Supervisor start retries held until armed', () => {
+  test('a start that failed before arming is retried from the moment it is armed', async () => {
+    const target = supervise({ startRetry: { delayMs: 1_000, maxDelayMs: 1_000, armed: false } });
+    target.outcomes = [false, true];
+    await expect(target.connect('start-retry')).rejects.toThrow();
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(target.connects).toHaveLength(1);
+    target.supervisor.armStartRetry();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(target.connects.map((connect) => connect.at)).toEqual([0, 6_000]);
+    expect(target.state).toBe('ready');
+  });
+});

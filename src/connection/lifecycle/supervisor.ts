@@ -17,6 +17,11 @@ import { systemClock, type Clock, type TimerHandle } from './clock.js';
 export interface StartRetryPolicy {
   delayMs: number;
   maxDelayMs: number;
+  /**
+   * `false`: no retry until {@link Supervisor.armStartRetry} (an owner that reports the first
+   * attempt's result before anything retries it). @default true
+   */
+  armed?: boolean;
 }
 
 /** First delay before retrying a server that failed to start. */
@@ -63,12 +68,14 @@ export class Supervisor {
   #probeTimer: TimerHandle | undefined;
   #retryTimer: TimerHandle | undefined;
   #retryAttempt = 0;
+  #armed: boolean;
   readonly #sleepers = new Set<() => void>();
 
   constructor(target: Supervised, options: SupervisorOptions) {
     this.#target = target;
     this.#restart = options.restart === false ? undefined : options.restart;
     this.#startRetry = options.startRetry;
+    this.#armed = options.startRetry?.armed !== false;
     this.#clock = options.clock ?? systemClock;
     this.#random = options.random ?? Math.random;
   }
@@ -116,10 +123,17 @@ export class Supervisor {
     if (trigger === undefined) this.#retryAttempt = 0;
   }
 
+  /** Start retries may begin; a start that failed before is retried from now. */
+  armStartRetry(): void {
+    if (this.#armed) return;
+    this.#armed = true;
+    if (this.#target.state === 'failed' && this.#reconnecting === undefined && this.#probeTimer === undefined) this.startFailed();
+  }
+
   /** A start (not a probe) failed: retried later, with backoff, if there is a start-retry policy. */
   startFailed(): void {
     const policy = this.#startRetry;
-    if (policy === undefined || this.#target.closing || this.#retryTimer !== undefined) return;
+    if (policy === undefined || !this.#armed || this.#target.closing || this.#retryTimer !== undefined) return;
     const delay = backoffDelay(this.#retryAttempt, { initialMs: policy.delayMs, maxMs: policy.maxDelayMs, random: this.#random });
     this.#retryAttempt++;
     this.#retryTimer = this.#clock.setTimeout(() => {
