@@ -26,6 +26,7 @@ import type {
   ToolDefinition,
 } from '../connection/mcp-types.js';
 import type { ProgressUpdate } from '../connection/lean-requester.js';
+import { DEFAULT_MAX_START_RETRY_DELAY_MS, DEFAULT_START_RETRY_DELAY_MS } from '../connection/lifecycle/supervisor.js';
 import { ServerConnection, type CallOptions, type ServerConnectionOptions } from '../connection/server-connection.js';
 import { StartLimiter } from '../connection/start-limiter.js';
 import { attachPrometheus, type PrometheusOptions } from '../metrics/prometheus.js';
@@ -53,9 +54,9 @@ import { unknownToolError, type ServerFacts } from './unknown-tool.js';
 /** Debounce of `list_changed` notifications per server. @default 100 */
 export const DEFAULT_LIST_CHANGED_DEBOUNCE_MS = 100;
 /** First delay before retrying a server that failed; doubles up to {@link DEFAULT_MAX_RETRY_DELAY_MS}. */
-export const DEFAULT_RETRY_DELAY_MS = 1_000;
+export const DEFAULT_RETRY_DELAY_MS = DEFAULT_START_RETRY_DELAY_MS;
 /** Longest delay between background retries. */
-export const DEFAULT_MAX_RETRY_DELAY_MS = 30_000;
+export const DEFAULT_MAX_RETRY_DELAY_MS = DEFAULT_MAX_START_RETRY_DELAY_MS;
 
 /** A tool in the combined catalog. */
 export interface CatalogTool {
@@ -197,8 +198,6 @@ interface ServerEntry {
   resourceTemplates: ResourceTemplateDefinition[];
   lastError: SwitchboardError | undefined;
   state: ServerState;
-  retryTimer: NodeJS.Timeout | undefined;
-  retryAttempt: number;
   listTimers: ListChangeDebouncer;
   /** Tools named by the cache policy's `tools` globs. */
   cacheMatcher: ((name: string) => boolean) | undefined;
@@ -308,8 +307,6 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
       resourceTemplates: [],
       lastError: undefined,
       state: spec.enabled ? 'connecting' : 'closed',
-      retryTimer: undefined,
-      retryAttempt: 0,
       listTimers: new ListChangeDebouncer({ delayMs: this.#options.listChangedDebounceMs ?? DEFAULT_LIST_CHANGED_DEBOUNCE_MS, ...(this.#options.listChangedMaxWaitMs === undefined ? {} : { maxWaitMs: this.#options.listChangedMaxWaitMs }) }),
       cacheMatcher: spec.cache?.tools === undefined || spec.cache.tools.length === 0 ? undefined : globMatcher(spec.cache.tools),
       running: 0,
@@ -324,11 +321,15 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
       entry.lastError = unresolved;
       this.#logger.warn('server failed to start', { server: spec.name, code: unresolved.code, error: unresolved.message, ...(unresolved.hint === undefined ? {} : { hint: unresolved.hint }) });
     } else if (spec.enabled) {
-      // One connection per server entry: it restarts and reconnects itself.
+      // One connection per server entry: it restarts, reconnects and retries failed starts itself.
       entry.connection = new ServerConnection(spec, {
         ...this.#options,
         logger: this.#logger,
         ...(this.#startLimiter === undefined ? {} : { startLimiter: this.#startLimiter }),
+        // Retries start once connect() has its answer, so its result always reflects the first attempt.
+        ...(this.#options.retryFailedServers === false
+          ? {}
+          : { startRetry: { delayMs: this.#options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS, maxDelayMs: this.#options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS, armed: this.#started } }),
         ...this.#options.connectionOptions?.(spec),
       });
       this.#wire(entry, entry.connection);
@@ -376,7 +377,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     this.#rebuild('reload', undefined, false);
     // Retries start once connect() has its answer, so its result always reflects the first attempt.
     this.#started = true;
-    for (const entry of entries) if (entry.state === 'failed') this.#scheduleRetry(entry);
+    for (const entry of this.#entries.values()) entry.connection?.armStartRetry();
   }
 
   /**
@@ -436,7 +437,6 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     this.#enabledCount = config.servers.filter((spec) => spec.enabled).length;
     for (const entry of leaving) this.#retire(entry, result.removed.includes(entry.spec.name));
     if (result.added.length + result.removed.length + result.restarted.length > 0) this.#rebuild('reload', undefined, true);
-    for (const entry of starting) if (entry.state === 'failed') this.#scheduleRetry(entry);
     return result;
   }
 
@@ -448,9 +448,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
   async retryServer(name: string): Promise<boolean> {
     const entry = this.#entries.get(name);
     if (entry === undefined || entry.connection === undefined || entry.state !== 'failed' || this.#closing !== undefined) return false;
-    if (entry.retryTimer !== undefined) clearTimeout(entry.retryTimer);
-    entry.retryTimer = undefined;
-    entry.retryAttempt = 0;
+    // connect() makes a new attempt at once, cancels the pending retry and restarts its backoff.
     this.#setEntryState(entry, 'connecting');
     await this.#start(entry, true);
     return true;
@@ -482,8 +480,6 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
   /** Takes a removed or replaced server out of service: it finishes its running calls, then closes. */
   #retire(entry: ServerEntry, removed: boolean): void {
     entry.retired = true;
-    if (entry.retryTimer !== undefined) clearTimeout(entry.retryTimer);
-    entry.retryTimer = undefined;
     entry.listTimers.cancelAll();
     if (removed) this.#setEntryState(entry, 'closed');
     this.#retiringEntries.add(entry);
@@ -530,7 +526,6 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
       entry.startTiming = { startMs: Date.now() - started - queuedMs, queuedMs };
       this.#logger.info('server ready', { server: spec.name, startMs: entry.startTiming.startMs, queuedMs, tools: entry.tools.length });
       entry.lastError = undefined;
-      entry.retryAttempt = 0;
       this.#setEntryState(entry, 'ready');
       if (announce) this.#rebuild('server-up', spec.name);
     } catch (error) {
@@ -539,7 +534,6 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
       entry.lastError = failure;
       this.#setEntryState(entry, 'failed', failure);
       this.#logger.warn('server failed to start', { server: spec.name, code: failure.code, error: failure.message });
-      this.#scheduleRetry(entry);
     }
   }
 
@@ -574,10 +568,19 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     connection.on('resource-updated', ({ uri }) => this.emit('resources-changed', { server, uri }));
     connection.on('log', ({ level, logger, data }) => this.emit('server-log', { server, level, ...(logger === undefined ? {} : { logger }), data, source: 'mcp' }));
     connection.on('stderr', ({ line }) => this.emit('server-log', { server, level: 'info', data: line, source: 'stderr' }));
-    connection.on('state-change', ({ to, error }) => {
+    connection.on('state-change', ({ to, error, trigger }) => {
       // During a start the entry's state covers listing too; #startOnce sets it.
       if (entry.starting !== undefined || this.#closing !== undefined || entry.retired) return;
-      if (to === 'degraded' || to === 'reconnecting') {
+      // The connection retries a failed start in the background: once it is up, list as a start does.
+      if (trigger === 'start-retry') {
+        this.#setEntryState(entry, 'connecting');
+      } else if (to === 'ready' && entry.state === 'connecting') {
+        void this.#start(entry, true);
+      } else if (to === 'failed' && entry.state === 'connecting') {
+        entry.lastError = error ?? entry.lastError;
+        this.#setEntryState(entry, 'failed', error);
+        this.#logger.warn('server failed to start', { server, code: error?.code, error: error?.message });
+      } else if (to === 'degraded' || to === 'reconnecting') {
         if (error !== undefined) entry.lastError = error;
         this.#setEntryState(entry, to, error);
       } else if (to === 'ready' && entry.state === 'degraded') {
@@ -587,8 +590,6 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
         this.#setEntryState(entry, 'failed', error);
         this.#cache.invalidate(server);
         this.#rebuild('server-down', server);
-        // Without a restart policy nothing probes the server: the client retries it.
-        if (entry.spec.restart === false) this.#scheduleRetry(entry);
       }
     });
     connection.on('reconnected', () => {
@@ -638,21 +639,6 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     if (connection !== entry.connection || this.#closing !== undefined || entry.retired) return;
     this.#cache.invalidate(entry.spec.name);
     this.#rebuild('list-changed', entry.spec.name, true, kind);
-  }
-
-  #scheduleRetry(entry: ServerEntry): void {
-    if (!this.#started || entry.connection === undefined || this.#options.retryFailedServers === false || this.#closing !== undefined || entry.retired || entry.retryTimer !== undefined) return;
-    const base = this.#options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
-    const max = this.#options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
-    const delay = Math.min(max, base * 2 ** entry.retryAttempt) * (0.8 + Math.random() * 0.4);
-    entry.retryAttempt++;
-    entry.retryTimer = setTimeout(() => {
-      entry.retryTimer = undefined;
-      if (this.#closing !== undefined || entry.retired) return;
-      this.#setEntryState(entry, 'connecting');
-      void this.#start(entry, true);
-    }, delay);
-    entry.retryTimer.unref();
   }
 
   /** Rebuilds the catalogs from every ready server; emits what changed. */
@@ -1077,11 +1063,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       const entries = [...this.#entries.values()];
-      for (const entry of entries) {
-        if (entry.retryTimer !== undefined) clearTimeout(entry.retryTimer);
-        entry.retryTimer = undefined;
-        entry.listTimers.cancelAll();
-      }
+      for (const entry of entries) entry.listTimers.cancelAll();
       // Removed servers still finishing their calls close now too.
       for (const entry of this.#retiringEntries) entry.idle?.();
       try {
