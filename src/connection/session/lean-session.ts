@@ -7,6 +7,7 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import type { SwitchboardError } from '../../errors.js';
 import { LeanClient } from '../lean-client.js';
+import type { LeanRequester } from '../lean-requester.js';
 import type { ServerInfo } from '../mcp-types.js';
 import type { TappedTransport } from '../tapped-transport.js';
 import { mapRpcError } from './map-rpc-error.js';
@@ -24,6 +25,8 @@ export interface LeanSessionOptions {
 /** A session on the {@link LeanClient}. */
 export class LeanSession implements McpSession {
   readonly #client: LeanClient;
+  /** The client's requester, held directly: it is on the per-call and per-message path. */
+  readonly #requester: LeanRequester;
 
   constructor(options: LeanSessionOptions) {
     const { serverName, sink } = options;
@@ -36,6 +39,7 @@ export class LeanSession implements McpSession {
       onNotification: (method, params) => dispatchNotification(method, params, sink),
       onError: (error) => sink.protocolError(error),
     });
+    this.#requester = this.#client.requester;
   }
 
   connect(transport: TappedTransport, options: { signal: AbortSignal; timeoutMs: number }): Promise<void> {
@@ -63,11 +67,11 @@ export class LeanSession implements McpSession {
   }
 
   request(method: string, params: Record<string, unknown> | undefined, options: SessionRequestOptions): Promise<unknown> {
-    return this.#client.requester.request(method, params, options);
+    return this.#requester.request(method, params, options);
   }
 
   callTool(params: ToolCallParams, options: SessionRequestOptions): Promise<unknown> {
-    return this.#client.requester.request('tools/call', params as unknown as Record<string, unknown>, options);
+    return this.#requester.request('tools/call', params as unknown as Record<string, unknown>, options);
   }
 
   ownToolList(_options: SessionRequestOptions): undefined {
@@ -75,11 +79,11 @@ export class LeanSession implements McpSession {
   }
 
   intercept(message: JSONRPCMessage): boolean {
-    return this.#client.requester.intercept(message);
+    return this.#requester.intercept(message);
   }
 
   failRequests(error: SwitchboardError): void {
-    this.#client.requester.close(error);
+    this.#requester.close(error);
   }
 
   close(): Promise<void> {
