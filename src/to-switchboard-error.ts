@@ -80,6 +80,7 @@ export function toSwitchboardError(error: unknown, context: ErrorContext = {}): 
       // The failure without its location, so surfaces that name the server do not cut the message apart.
       reason: message,
       ...(server === undefined ? {} : { server }),
+      ...(context.operation === undefined ? {} : { operation: context.operation }),
       ...extra,
     });
 
