@@ -193,6 +193,15 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
     this.#life.armStartRetry();
   }
 
+  /**
+   * The owner could not use the session `connect()` gave it (e.g. its tools/list failed): the session
+   * ends, the state is `failed` with `error`, and the start is retried like one that failed (with
+   * `startRetry`). Does nothing unless the connection is up.
+   */
+  rejectStart(error: SwitchboardError): void {
+    this.#life.rejectStart(error);
+  }
+
   /** Tools, following pagination. Servers without the tools capability have none. */
   listTools(options: CallOptions = {}): Promise<ToolDefinition[]> {
     return this.#list('tools', options) as Promise<ToolDefinition[]>;

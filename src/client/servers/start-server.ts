@@ -41,5 +41,8 @@ async function startOnce(core: ClientCore, slot: ServerSlot, announce: boolean):
     slot.lastError = failure;
     setSlotState(core, slot, 'failed', failure);
     core.logger.warn('server failed to start', { server: spec.name, code: failure.code, error: failure.message });
+    // Up but not listed (e.g. tools/list failed): the connection ends that session and its Supervisor
+    // retries the start, as it does one that failed to connect.
+    connection.rejectStart(failure);
   }
 }

@@ -58,6 +58,8 @@ export class ConnectionLifecycle {
   #connectAbort: AbortController | undefined;
   #pendingTeardown: Promise<void> | undefined;
   #everReady = false;
+  /** `#everReady` before the last time the connection became ready (restored when that start is rejected). */
+  #readyBefore = false;
 
   constructor(parts: LifecycleParts) {
     const { spec, logger } = parts;
@@ -178,6 +180,7 @@ export class ConnectionLifecycle {
 
   #becameReady(reason = 'probe', attempt = 1): void {
     const again = this.#everReady;
+    this.#readyBefore = again;
     this.readyAt = Date.now();
     this.lastError = undefined;
     this.#everReady = true;
@@ -191,6 +194,22 @@ export class ConnectionLifecycle {
       this.restarts++;
       this.#emit('reconnected', { server: this.#spec.name, attempt, reason });
     }
+  }
+
+  /** See {@link ServerConnection.rejectStart}. */
+  rejectStart(error: SwitchboardError): void {
+    if (this.#closing !== undefined || !this.state.serving) return;
+    this.#health?.stop();
+    this.#everReady = this.#readyBefore;
+    this.lastError = error;
+    // Failed before the session ends, so its end is not taken for a crash.
+    this.state.set('failed', error);
+    const previous = this.#pendingTeardown;
+    this.#pendingTeardown = (async () => {
+      await previous;
+      await this.#link.teardown();
+    })().catch((teardownError: unknown) => this.#logger.debug('error while ending a rejected server', { error: String(teardownError) }));
+    this.#supervisor.startRejected();
   }
 
   /** See {@link ServerConnection.armStartRetry}. */

@@ -175,3 +175,26 @@ describe('Supervisor start retries held until armed', () => {
     expect(target.state).toBe('ready');
   });
 });
+
+describe('Supervisor: a start the owner rejects', () => {
+  test('is retried like a failed one, the backoff going on from where it was (not from the first delay)', async () => {
+    const target = supervise({ startRetry: { delayMs: 1_000, maxDelayMs: 8_000 } });
+    target.outcomes = [false, true, true, true];
+    await expect(target.connect('start-retry')).rejects.toThrow('connect failed');
+    // Up at 1 s, but the owner could not list it: rejected.
+    const reject = (): void => {
+      target.setState('failed');
+      target.supervisor.startRejected();
+    };
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(target.state).toBe('ready');
+    reject();
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(target.state).toBe('ready');
+    reject();
+    await vi.advanceTimersByTimeAsync(10_000);
+    // 1 s, then 2 s and 4 s after each rejection: the successes in between did not reset it.
+    expect(target.connects.map((connect) => connect.at)).toEqual([0, 1_000, 3_000, 7_000]);
+    expect(target.state).toBe('ready');
+  });
+});

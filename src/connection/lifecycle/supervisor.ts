@@ -68,6 +68,8 @@ export class Supervisor {
   #probeTimer: TimerHandle | undefined;
   #retryTimer: TimerHandle | undefined;
   #retryAttempt = 0;
+  /** The backoff step before the last success, for an owner that rejects that start. */
+  #attemptBeforeReady = 0;
   #armed: boolean;
   readonly #sleepers = new Set<() => void>();
 
@@ -145,7 +147,17 @@ export class Supervisor {
 
   /** The connection is up: the next start failure retries from the first delay again. */
   succeeded(): void {
+    this.#attemptBeforeReady = this.#retryAttempt;
     this.#retryAttempt = 0;
+  }
+
+  /**
+   * The owner could not use the start that just succeeded (its tools/list failed): it counts as a
+   * failed start, so it is retried with the backoff going on from where it was.
+   */
+  startRejected(): void {
+    this.#retryAttempt = this.#attemptBeforeReady;
+    this.startFailed();
   }
 
   /** Ends timers and wakes a restart waiting out its backoff (it then sees `closing`). */
