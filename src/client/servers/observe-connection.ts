@@ -1,9 +1,10 @@
 /**
  * @module client/servers/observe-connection
  * How the client follows one server's connection. The connection owns the state machine (restart,
- * reconnect, health); the client only observes it: it passes logs and resource updates on, reports
- * the connection's state changes (outside a start, whose listing it reports itself), re-lists after
- * `list_changed` and after a reconnect, and drops cached results when the server went away.
+ * reconnect, health, background retries of a failed start); the client only observes it: it passes
+ * logs and resource updates on, reports the connection's state changes (outside a start, whose
+ * listing it reports itself), lists a server its Supervisor brought up after a failed start, re-lists
+ * after `list_changed` and after a reconnect, and drops cached results when the server went away.
  */
 
 import type { ServerConnection } from '../../connection/server-connection.js';
