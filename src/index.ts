@@ -18,10 +18,11 @@ export type { NormalizeConfigOptions, NormalizedConfig } from './config/normaliz
 export { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_STARTUP_TIMEOUT_MS } from './config/server-spec.js';
 export type { HttpServerSpec, NamingStrategy, ProtocolMode, ServerSpec, StdioServerSpec, SwitchboardConfig } from './config/server-spec.js';
 export { ServerConnection } from './connection/server-connection.js';
-export type { CallOptions, ServerConnectionEvents, ServerConnectionOptions, ServerRequestHandler } from './connection/server-connection.js';
+export type { CallOptions } from './connection/call-options.js';
+export type { ServerConnectionEvents, ServerConnectionOptions, ServerRequestHandler } from './connection/server-connection-options.js';
 export { SERVER_STATES } from './connection/server-state.js';
 export type { ServerState } from './connection/server-state.js';
-export type { ProgressUpdate } from './connection/lean-requester.js';
+export type { ProgressUpdate } from './connection/progress-update.js';
 export type {
   GetPromptResult,
   JsonSchema,

@@ -12,7 +12,7 @@
 
 import { dynamicTool, jsonSchema, type Tool, type ToolSet } from 'ai';
 import type { CatalogTool } from '../client/multi-server-client.js';
-import type { CallOptions } from '../connection/server-connection.js';
+import type { CallOptions } from '../connection/call-options.js';
 import type { AdapterClient } from './adapter-client.js';
 import { toAiSdkModelOutput, type AiSdkAudioMode } from './ai-sdk-output.js';
 import { isToolResult } from './result-parts.js';

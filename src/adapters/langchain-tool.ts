@@ -20,7 +20,7 @@ import type { CallbackManagerForToolRun } from '@langchain/core/callbacks/manage
 import { StructuredTool, type ToolRunnableConfig } from '@langchain/core/tools';
 import type { JSONSchema } from '@langchain/core/utils/json_schema';
 import type { CatalogTool } from '../client/multi-server-client.js';
-import type { CallOptions } from '../connection/server-connection.js';
+import type { CallOptions } from '../connection/call-options.js';
 import type { ToolResult } from '../result/tool-result.js';
 import type { AdapterClient } from './adapter-client.js';
 import { toLangChainContent } from './langchain-content.js';

@@ -9,7 +9,7 @@
  */
 
 import type { CatalogTool } from '../client/multi-server-client.js';
-import type { CallOptions } from '../connection/server-connection.js';
+import type { CallOptions } from '../connection/call-options.js';
 import type { AdapterClient } from './adapter-client.js';
 import { CatalogView, type ToolsChange } from './catalog-view.js';
 import {

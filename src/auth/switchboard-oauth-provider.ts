@@ -294,8 +294,11 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
     if (privateKey !== undefined) return Promise.resolve(privateKey);
     this.#privateKey ??= readFile(privateKeyFile ?? '', 'utf8').catch((error: unknown) => {
       this.#privateKey = undefined;
-      throw new SwitchboardError(ErrorCode.ConfigInvalid, `server "${this.server}": cannot read the private key file ${privateKeyFile}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, {
+      const reason = `cannot read the private key file ${privateKeyFile}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`;
+      throw new SwitchboardError(ErrorCode.ConfigInvalid, `server "${this.server}": ${reason}`, {
         server: this.server,
+        // The connection shows it after its own "server … failed to start:".
+        reason,
         cause: error,
       });
     });

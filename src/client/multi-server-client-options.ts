@@ -7,12 +7,17 @@
 
 import type { ServerSpec, SwitchboardConfig } from '../config/server-spec.js';
 import type { CallOptions, ServerConnectionOptions, ServerRequestHandler } from '../connection/server-connection.js';
+import { DEFAULT_MAX_START_RETRY_DELAY_MS, DEFAULT_START_RETRY_DELAY_MS } from '../connection/lifecycle/supervisor.js';
 import type { StartLimiter } from '../connection/start-limiter.js';
 import type { Logger } from '../logger.js';
 import type { CatalogStore } from './catalog/catalog-store.js';
 
 /** Debounce of `list_changed` notifications per server. @default 100 */
 export const DEFAULT_LIST_CHANGED_DEBOUNCE_MS = 100;
+/** First delay before retrying a server that failed; doubles up to {@link DEFAULT_MAX_RETRY_DELAY_MS}. The connection's Supervisor retries. */
+export const DEFAULT_RETRY_DELAY_MS = DEFAULT_START_RETRY_DELAY_MS;
+/** Longest delay between background retries. */
+export const DEFAULT_MAX_RETRY_DELAY_MS = DEFAULT_MAX_START_RETRY_DELAY_MS;
 
 /** Options of {@link MultiServerClient.connect}. */
 export interface MultiServerClientOptions {

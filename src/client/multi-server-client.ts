@@ -46,11 +46,10 @@ import { isServing } from './serving.js';
 
 export type { CatalogPrompt, CatalogResource, CatalogResourceTemplate, CatalogTool } from './catalog/catalog-items.js';
 export type { MultiServerClientEvents, ToolsChangedReason } from './multi-server-client-events.js';
-export { DEFAULT_LIST_CHANGED_DEBOUNCE_MS, type ConfigInput, type MultiServerClientOptions, type ToolCallOptions } from './multi-server-client-options.js';
+export { DEFAULT_LIST_CHANGED_DEBOUNCE_MS, DEFAULT_MAX_RETRY_DELAY_MS, DEFAULT_RETRY_DELAY_MS, type ConfigInput, type MultiServerClientOptions, type ToolCallOptions } from './multi-server-client-options.js';
 export type { ReconfigureResult } from './servers/reconfigure-plan.js';
 export type { ServerStatus } from './servers/server-status.js';
 export { DEFAULT_DRAIN_TIMEOUT_MS } from './servers/drain-calls.js';
-export { DEFAULT_MAX_RETRY_DELAY_MS, DEFAULT_RETRY_DELAY_MS } from './servers/start-retry.js';
 
 /**
  * Many MCP servers as one tool set.

@@ -12,7 +12,8 @@
  */
 
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
-import { ErrorCode, SwitchboardError } from '../errors.js';
+import type { SwitchboardError } from '../errors.js';
+import { closedError } from './connection-errors.js';
 import { LeanRequester, type RpcErrorPayload } from './lean-requester.js';
 
 /**
@@ -139,7 +140,7 @@ export class LeanClient {
   }
 
   #closedError(): SwitchboardError {
-    return new SwitchboardError(ErrorCode.ServerDisconnected, `server "${this.#options.serverName}": the connection was closed`, { server: this.#options.serverName });
+    return closedError(this.#options.serverName);
   }
 }
 

@@ -11,13 +11,9 @@
 
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { ErrorCode, SwitchboardError, isSwitchboardError } from '../errors.js';
+import type { ProgressUpdate } from './progress-update.js';
 
-/** Progress reported by the server for a request. */
-export interface ProgressUpdate {
-  progress: number;
-  total?: number;
-  message?: string;
-}
+export type { ProgressUpdate } from './progress-update.js';
 
 /** Options of one lean request. */
 export interface LeanRequestOptions {
@@ -183,6 +179,8 @@ export class LeanRequester {
     entry.reject(
       new SwitchboardError(ErrorCode.RequestTimeout, `server "${this.#serverName}", ${entry.method}: no answer within ${entry.timeoutMs} ms`, {
         server: this.#serverName,
+        operation: entry.method,
+        reason: `no answer within ${entry.timeoutMs} ms`,
         hint: 'the server may be busy or stuck; raise `callTimeout` if the work is legitimately slow',
         details: { timeoutMs: entry.timeoutMs },
       }),
@@ -203,6 +201,8 @@ export class LeanRequester {
   #cancelledError(method: string, reason?: unknown): SwitchboardError {
     return new SwitchboardError(ErrorCode.RequestCancelled, `server "${this.#serverName}", ${method}: cancelled`, {
       server: this.#serverName,
+      operation: method,
+      reason: 'cancelled',
       ...(reason === undefined ? {} : { cause: reason }),
     });
   }
@@ -239,7 +239,13 @@ export class LeanRequester {
 function markIfNotSent(error: unknown): unknown {
   const code = connectFailureCode(error);
   if (isSwitchboardError(error) && error.code === ErrorCode.ServerDisconnected) {
-    return new SwitchboardError(error.code, error.message, { ...(error.server === undefined ? {} : { server: error.server }), cause: error, details: { ...error.details, notSent: true } });
+    return new SwitchboardError(error.code, error.message, {
+      ...(error.server === undefined ? {} : { server: error.server }),
+      ...(error.operation === undefined ? {} : { operation: error.operation }),
+      reason: error.reason,
+      cause: error,
+      details: { ...error.details, notSent: true },
+    });
   }
   if (code !== undefined) {
     return new SwitchboardError(ErrorCode.ServerDisconnected, `cannot reach the server (${code})`, { cause: error, details: { networkCode: code, notSent: true } });

@@ -187,6 +187,7 @@ export class StdioProcessTransport implements Transport {
     if (stdin === undefined || stdin === null || stdin.destroyed || !stdin.writable || this.#exit !== undefined) {
       throw new SwitchboardError(ErrorCode.ServerDisconnected, `server "${this.#options.serverName}" is not running`, {
         server: this.#options.serverName,
+        reason: 'is not running',
       });
     }
     return stdin.write(`${JSON.stringify(message)}\n`);
@@ -304,6 +305,8 @@ function startError(serverName: string, command: string, error: unknown): Switch
   if (code === 'ENOENT') {
     return new SwitchboardError(ErrorCode.ServerStartFailed, `server "${serverName}": command not found: ${command}`, {
       server: serverName,
+      operation: 'start',
+      reason: `command not found: ${command}`,
       cause: error,
       hint: `install ${command} or fix \`command\`/\`path\`; it must be on PATH or an absolute path`,
       details: { reason: 'command-not-found', command },
@@ -312,13 +315,18 @@ function startError(serverName: string, command: string, error: unknown): Switch
   if (code === 'EACCES') {
     return new SwitchboardError(ErrorCode.ServerStartFailed, `server "${serverName}": ${command} is not executable`, {
       server: serverName,
+      operation: 'start',
+      reason: `${command} is not executable`,
       cause: error,
       hint: `make it executable (chmod +x ${command}) or start it through its interpreter`,
       details: { reason: 'not-executable', command },
     });
   }
-  return new SwitchboardError(ErrorCode.ServerStartFailed, `server "${serverName}": cannot start ${command} (${code ?? String(error)})`, {
+  const reason = `cannot start ${command} (${code ?? String(error)})`;
+  return new SwitchboardError(ErrorCode.ServerStartFailed, `server "${serverName}": ${reason}`, {
     server: serverName,
+    operation: 'start',
+    reason,
     cause: error,
     details: { reason: 'spawn-failed', command },
   });

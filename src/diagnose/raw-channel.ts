@@ -2,22 +2,20 @@
  * @module diagnose/raw-channel
  * Plain JSON-RPC over an SDK `Transport`, for the doctor: every step of the handshake is sent by hand
  * so that each one can be timed and its failure named.
+ *
+ * Not the {@link LeanRequester}: the doctor times a request's two phases apart (`sent`: the transport
+ * took it, for HTTP the POST was answered; `answered`: the result), names failures by step with its
+ * own error types instead of server-prefixed SwitchboardErrors, sends no `notifications/cancelled`
+ * on a deadline, and uses numeric ids, so its `--debug` trace shows the plain handshake. The
+ * transport under it already decodes the byte stream, so there is no line decoder to share.
  */
 
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import type { MessageTrace } from '../connection/message-trace.js';
+import { RpcError } from '../to-switchboard-error.js';
 
-/** A JSON-RPC error answered by the server. */
-export class RpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-    this.name = 'RpcError';
-  }
-}
+// The one JSON-RPC error class (the lean path's too); re-exported for the doctor.
+export { RpcError };
 
 /** No answer within the deadline. */
 export class NoAnswerError extends Error {

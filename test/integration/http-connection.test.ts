@@ -125,3 +125,31 @@ test('HTTP 404 on both transports: SERVER_HTTP_ERROR with the SSE hint', async (
   expect(error.code).toBe(ErrorCode.ServerHttpError);
   expect(error.details.status).toBe(404);
 });
+
+describe('an HTTP server that forgets the session (404): one re-initialize, the request is sent again', () => {
+  let fixture: HttpFixture;
+  beforeAll(async () => {
+    const port = await freePort();
+    fixture = await startHttpFixture(process.execPath, [KITCHEN_SINK, '--http', String(port)], { port });
+  });
+  afterAll(async () => fixture?.close());
+  const control = async (path: string): Promise<{ initializes: number; toolCalls: number }> => (await fetch(`http://127.0.0.1:${fixture.port}/control/${path}`, { method: 'POST' })).json() as Promise<{ initializes: number; toolCalls: number }>;
+
+  // The recovery must not depend on the performance flag: both sessions share one request path.
+  for (const leanRequests of [true, false]) {
+    test(`callTool and request recover (leanRequests: ${leanRequests})`, async () => {
+      const connection = new ServerConnection(specOf('forgetful', { url: fixture.url('/mcp') }), { leanRequests });
+      open.push(connection);
+      await connection.connect();
+      const before = await control('stats');
+      await control('forget-sessions');
+      expect((await connection.callTool('echo', { message: 'after 404' })).content[0]).toEqual({ type: 'text', text: 'after 404' });
+      const afterCall = await control('stats');
+      expect(afterCall.initializes - before.initializes).toBe(1);
+      await control('forget-sessions');
+      expect(await connection.request('tools/call', { name: 'echo', arguments: { message: 'raw' } })).toMatchObject({ content: [{ type: 'text', text: 'raw' }] });
+      expect((await control('stats')).initializes - afterCall.initializes).toBe(1);
+      expect(connection.state).toBe('ready');
+    });
+  }
+});

@@ -223,6 +223,20 @@ test('a server that failed at start is retried in the background and joins the t
   expect(client.getTool('stable__echo')?.server).toBe('stable');
 });
 
+test('a server that connected but whose tools/list failed at start is retried in the background and joins the tool set', async () => {
+  const marker = join(mkdtempSync(join(tmpdir(), 'sb-list-once-')), 'listed-once');
+  const client = await connect(
+    { mcpServers: { flaky: { command: process.execPath, args: [FAULT_SERVER, '--mode', 'tools-list-error-once', '--marker', marker] }, stable: sink('stable', [], { include: ['echo'] }) } },
+    { retryDelayMs: 100 },
+  );
+  expect(client.status().find((server) => server.name === 'flaky')).toMatchObject({ state: 'failed', error: { message: expect.stringContaining('the tool registry is not loaded yet') } });
+  const joined = await nextEvent(client, 'tools-changed', (event) => event.reason === 'server-up');
+  expect(joined.server).toBe('flaky');
+  expect(joined.added).toContain('flaky__echo');
+  expect(client.status().find((server) => server.name === 'flaky')).toMatchObject({ state: 'ready' });
+  expect((await client.callTool('flaky__echo', { message: 'listed' })).content[0]).toEqual({ type: 'text', text: 'listed' });
+});
+
 test('reconfigure: unchanged servers keep their process and stats; removed ones finish their calls and end; added and changed ones start', async () => {
   const client = await connect({ mcpServers: { keep: sink('keep', ['kept_tool']), gone: sink('gone', ['gone_tool']), change: sink('change', ['old_tool']) } });
   const pidOf = (name: string): number | undefined => client.status().find((server) => server.name === name)?.pid;

@@ -12,7 +12,7 @@ import type { ClientCore } from '../client-core.js';
 import { planReconfigure, type ReconfigureResult } from './reconfigure-plan.js';
 import { retireSlot } from './retire-slot.js';
 import { createServerSlot, type ServerSlot } from './server-slot.js';
-import { retryStartLater, startSlot } from './start-server.js';
+import { startSlot } from './start-server.js';
 
 /** Applies `config` to the running client. */
 export async function applyReconfigure(core: ClientCore, config: SwitchboardConfig, warnings: readonly ConfigIssue[]): Promise<ReconfigureResult> {
@@ -47,6 +47,5 @@ export async function applyReconfigure(core: ClientCore, config: SwitchboardConf
   core.warnings = warnings;
   for (const slot of leaving) retireSlot(core, slot, plan.removed.includes(slot.spec.name));
   if (plan.added.length + plan.removed.length + plan.restarted.length > 0) rebuildCatalogs(core, 'reload', undefined, true);
-  for (const slot of starting) if (slot.state === 'failed') retryStartLater(core, slot);
   return plan;
 }

@@ -7,15 +7,11 @@
 
 import type { ClientCore } from '../client-core.js';
 import { setSlotState } from './server-slot.js';
-import { cancelStartRetry } from './start-retry.js';
 
 /** Closes every server of the client. */
 export async function closeSlots(core: ClientCore): Promise<void> {
   const slots = [...core.slots.values()];
-  for (const slot of slots) {
-    cancelStartRetry(slot.startRetry);
-    slot.listTimers.cancelAll();
-  }
+  for (const slot of slots) slot.listTimers.cancelAll();
   // Removed servers still finishing their calls close now too.
   for (const slot of core.retiringSlots) slot.idle?.();
   try {

@@ -1,9 +1,10 @@
 /**
  * @module client/servers/observe-connection
  * How the client follows one server's connection. The connection owns the state machine (restart,
- * reconnect, health); the client only observes it: it passes logs and resource updates on, reports
- * the connection's state changes (outside a start, whose listing it reports itself), re-lists after
- * `list_changed` and after a reconnect, and drops cached results when the server went away.
+ * reconnect, health, background retries of a failed start); the client only observes it: it passes
+ * logs and resource updates on, reports the connection's state changes (outside a start, whose
+ * listing it reports itself), lists a server its Supervisor brought up after a failed start, re-lists
+ * after `list_changed` and after a reconnect, and drops cached results when the server went away.
  */
 
 import type { ServerConnection } from '../../connection/server-connection.js';
@@ -11,7 +12,7 @@ import { rebuildCatalogs } from '../catalog/rebuild-catalogs.js';
 import type { ClientCore } from '../client-core.js';
 import { refreshAfterReconnect, refreshList } from './refresh-lists.js';
 import { setSlotState, type ServerSlot } from './server-slot.js';
-import { retryStartLater } from './start-server.js';
+import { startSlot } from './start-server.js';
 
 /** Subscribes the client to `connection`'s events for `slot`. */
 export function observeConnection(core: ClientCore, slot: ServerSlot, connection: ServerConnection): void {
@@ -24,10 +25,19 @@ export function observeConnection(core: ClientCore, slot: ServerSlot, connection
   connection.on('resource-updated', ({ uri }) => events.emit('resources-changed', { server, uri }));
   connection.on('log', ({ level, logger, data }) => events.emit('server-log', { server, level, ...(logger === undefined ? {} : { logger }), data, source: 'mcp' }));
   connection.on('stderr', ({ line }) => events.emit('server-log', { server, level: 'info', data: line, source: 'stderr' }));
-  connection.on('state-change', ({ to, error }) => {
+  connection.on('state-change', ({ to, error, trigger }) => {
     // During a start the slot's state covers listing too; the start sets it.
     if (slot.starting !== undefined || core.closing || slot.retired) return;
-    if (to === 'degraded' || to === 'reconnecting') {
+    // The connection retries a failed start in the background: once it is up, list as a start does.
+    if (trigger === 'start-retry') {
+      setSlotState(core, slot, 'connecting');
+    } else if (to === 'ready' && slot.state === 'connecting') {
+      void startSlot(core, slot, true);
+    } else if (to === 'failed' && slot.state === 'connecting') {
+      slot.lastError = error ?? slot.lastError;
+      setSlotState(core, slot, 'failed', error);
+      core.logger.warn('server failed to start', { server, code: error?.code, error: error?.message });
+    } else if (to === 'degraded' || to === 'reconnecting') {
       if (error !== undefined) slot.lastError = error;
       setSlotState(core, slot, to, error);
     } else if (to === 'ready' && slot.state === 'degraded') {
@@ -37,8 +47,6 @@ export function observeConnection(core: ClientCore, slot: ServerSlot, connection
       setSlotState(core, slot, 'failed', error);
       core.cache.invalidate(server);
       rebuildCatalogs(core, 'server-down', server);
-      // Without a restart policy nothing probes the server: the client retries it.
-      if (slot.spec.restart === false) retryStartLater(core, slot);
     }
   });
   connection.on('reconnected', () => {

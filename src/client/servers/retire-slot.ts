@@ -7,12 +7,10 @@
 import type { ClientCore } from '../client-core.js';
 import { drainCalls } from './drain-calls.js';
 import { setSlotState, type ServerSlot } from './server-slot.js';
-import { cancelStartRetry } from './start-retry.js';
 
 /** Retires `slot`; `removed` (rather than replaced) also reports it closed and forgets its stats. */
 export function retireSlot(core: ClientCore, slot: ServerSlot, removed: boolean): void {
   slot.retired = true;
-  cancelStartRetry(slot.startRetry);
   slot.listTimers.cancelAll();
   if (removed) setSlotState(core, slot, 'closed');
   core.retiringSlots.add(slot);

@@ -20,7 +20,6 @@ import { connectionOptionsFor } from './connection-options.js';
 import type { Drainable } from './drain-calls.js';
 import { ListChangeDebouncer } from './list-change-debouncer.js';
 import { observeConnection } from './observe-connection.js';
-import { noStartRetry, type StartRetry } from './start-retry.js';
 
 /** One configured server. */
 export interface ServerSlot extends Drainable {
@@ -36,7 +35,6 @@ export interface ServerSlot extends Drainable {
   resourceTemplates: ResourceTemplateDefinition[];
   lastError: SwitchboardError | undefined;
   state: ServerState;
-  readonly startRetry: StartRetry;
   readonly listTimers: ListChangeDebouncer;
   /** Tools named by the cache policy's `tools` globs. */
   readonly cacheMatcher: ((name: string) => boolean) | undefined;
@@ -50,8 +48,8 @@ export interface ServerSlot extends Drainable {
 export function createServerSlot(core: ClientCore, spec: ServerSpec, known?: KnownToolNames): ServerSlot {
   const options = core.options;
   const unresolved = spec.enabled ? unresolvedServerError(spec) : undefined;
-  // One connection per slot: it restarts and reconnects itself.
-  const connection = spec.enabled && unresolved === undefined ? new ServerConnection(spec, connectionOptionsFor(options, spec, core.logger, core.startLimiter)) : undefined;
+  // One connection per slot: it restarts, reconnects and retries failed starts itself.
+  const connection = spec.enabled && unresolved === undefined ? new ServerConnection(spec, connectionOptionsFor(options, spec, core.logger, core.startLimiter, core.started)) : undefined;
   const slot: ServerSlot = {
     spec,
     connection,
@@ -63,7 +61,6 @@ export function createServerSlot(core: ClientCore, spec: ServerSpec, known?: Kno
     resourceTemplates: [],
     lastError: unresolved,
     state: unresolved !== undefined ? 'failed' : spec.enabled ? 'connecting' : 'closed',
-    startRetry: noStartRetry(),
     listTimers: new ListChangeDebouncer({ delayMs: options.listChangedDebounceMs ?? DEFAULT_LIST_CHANGED_DEBOUNCE_MS, ...(options.listChangedMaxWaitMs === undefined ? {} : { maxWaitMs: options.listChangedMaxWaitMs }) }),
     cacheMatcher: spec.cache?.tools === undefined || spec.cache.tools.length === 0 ? undefined : globMatcher(spec.cache.tools),
     running: 0,

@@ -9,7 +9,7 @@ import { ErrorCode, SwitchboardError } from '../../errors.js';
 import { rebuildCatalogs } from '../catalog/rebuild-catalogs.js';
 import type { ClientCore } from '../client-core.js';
 import { setSlotState } from './server-slot.js';
-import { retryStartLater, startSlot } from './start-server.js';
+import { startSlot } from './start-server.js';
 
 /** Starts the servers `autoStart` names; resolves when each is ready or has failed. */
 export async function startAll(core: ClientCore): Promise<void> {
@@ -19,7 +19,8 @@ export async function startAll(core: ClientCore): Promise<void> {
   await Promise.all(slots.map((slot) => startSlot(core, slot, false)));
   rebuildCatalogs(core, 'reload', undefined, false);
   core.started = true;
-  for (const slot of slots) if (slot.state === 'failed') retryStartLater(core, slot);
+  // The connections' Supervisors retry failed starts from now on.
+  for (const slot of core.slots.values()) slot.connection?.armStartRetry();
 }
 
 /** With `onServerError: 'throw'`: the error listing every server that failed to start, if any did. */

@@ -7,13 +7,12 @@
 import type { ClientCore } from '../client-core.js';
 import { setSlotState } from './server-slot.js';
 import { startSlot } from './start-server.js';
-import { cancelStartRetry } from './start-retry.js';
 
 /** Retries a failed server now; false when it is unknown, disabled or not failed. */
 export async function retryServerNow(core: ClientCore, name: string): Promise<boolean> {
   const slot = core.slots.get(name);
   if (slot === undefined || slot.connection === undefined || slot.state !== 'failed' || core.closing) return false;
-  cancelStartRetry(slot.startRetry, true);
+  // connect() makes a new attempt at once, cancels the pending retry and restarts its backoff.
   setSlotState(core, slot, 'connecting');
   await startSlot(core, slot, true);
   return true;

@@ -2,7 +2,7 @@
  * @module client/servers/start-server
  * Starting one server: connect, then list what it offers and send its resource subscriptions again,
  * all within the start's deadline (which runs from the spawn, not from the wait for a start slot).
- * One start at a time per slot; a failure is recorded and retried in the background.
+ * One start at a time per slot; a failure is recorded (the connection's Supervisor retries it).
  */
 
 import { ErrorCode, SwitchboardError, isSwitchboardError } from '../../errors.js';
@@ -10,20 +10,11 @@ import { rebuildCatalogs } from '../catalog/rebuild-catalogs.js';
 import type { ClientCore } from '../client-core.js';
 import { listAll } from './refresh-lists.js';
 import { setSlotState, type ServerSlot } from './server-slot.js';
-import { scheduleStartRetry } from './start-retry.js';
 
 /** Starts `slot` (or joins the start under way); `announce` rebuilds the catalog once it is up. */
 export function startSlot(core: ClientCore, slot: ServerSlot, announce: boolean): Promise<void> {
   slot.starting ??= startOnce(core, slot, announce).finally(() => (slot.starting = undefined));
   return slot.starting;
-}
-
-/** Retries `slot` after the next backoff delay (see `start-retry.ts`). */
-export function retryStartLater(core: ClientCore, slot: ServerSlot): void {
-  scheduleStartRetry(core, slot, () => {
-    setSlotState(core, slot, 'connecting');
-    void startSlot(core, slot, true);
-  });
 }
 
 async function startOnce(core: ClientCore, slot: ServerSlot, announce: boolean): Promise<void> {
@@ -42,7 +33,6 @@ async function startOnce(core: ClientCore, slot: ServerSlot, announce: boolean):
     slot.startTiming = { startMs: Date.now() - started - queuedMs, queuedMs };
     core.logger.info('server ready', { server: spec.name, startMs: slot.startTiming.startMs, queuedMs, tools: slot.tools.length });
     slot.lastError = undefined;
-    slot.startRetry.attempt = 0;
     setSlotState(core, slot, 'ready');
     if (announce) rebuildCatalogs(core, 'server-up', spec.name);
   } catch (error) {
@@ -51,6 +41,8 @@ async function startOnce(core: ClientCore, slot: ServerSlot, announce: boolean):
     slot.lastError = failure;
     setSlotState(core, slot, 'failed', failure);
     core.logger.warn('server failed to start', { server: spec.name, code: failure.code, error: failure.message });
-    retryStartLater(core, slot);
+    // Up but not listed (e.g. tools/list failed): the connection ends that session and its Supervisor
+    // retries the start, as it does one that failed to connect.
+    connection.rejectStart(failure);
   }
 }
