@@ -15,7 +15,7 @@ export interface RegistryCommandEntry {
   load: () => Promise<(argv: readonly string[], logger: Logger) => Promise<void>>;
 }
 
-/** `groups`, `endpoints`, `rules`, `limits`. */
+/** `groups`, `endpoints`, `rules`, `limits`, `approvals`. */
 export const ACCESS_COMMANDS: RegistryCommandEntry[] = [
   {
     usage: 'groups <add|list|remove|add-member|remove-member> [name] [user]',
@@ -71,5 +71,15 @@ export const ACCESS_COMMANDS: RegistryCommandEntry[] = [
     ],
     examples: ['switchboard limits add --scope endpoint:support --per-minute 30 --per-caller', 'switchboard limits add --scope global --tool "search_*" --per-minute 600'],
     load: async () => (await import('./commands/limits.js')).limits,
+  },
+  {
+    usage: 'approvals <list|approve|deny> [id]',
+    description: 'Calls waiting for a person\'s approval on a running gateway (endpoints with approval for writes), and a decision on one',
+    options: [
+      ['--url [url]', 'The gateway (default $SWITCHBOARD_URL or http://127.0.0.1:7410)'],
+      ['--token [token]', 'An administrator\'s token (default $SWITCHBOARD_TOKEN or .switchboard/token)'],
+    ],
+    examples: ['switchboard approvals list', 'switchboard approvals approve 3f2a9c'],
+    load: async () => (await import('./commands/approvals.js')).approvals,
   },
 ];

@@ -122,6 +122,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     .option('--port <port>', 'Port to listen on (default 7410; 0 picks a free one)')
     .option('--stdio', 'Serve over stdin/stdout instead (for clients that start a command); logs go to stderr')
     .option('--user <name>', 'With --stdio: whose servers to serve (default: the administrator)')
+    .option('--endpoint <name>', 'With --stdio: serve this named endpoint (as /mcp/e/NAME) instead of the user\'s /mcp')
     .option('--allowed-host <name>', 'Also answer to this Host name (repeatable; loopback names always)')
     .option('--allowed-origin <origin>', 'Also accept browser requests from this origin (repeatable)')
     .option('--limit <name=value>', 'Set a session, stream or connection limit, e.g. maxSessionsPerUser=200 (repeatable; see docs/api.md)')
@@ -132,7 +133,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     .example('switchboard serve --config switchboard.yaml')
     .example('switchboard serve --stdio --config /path/to/switchboard.yaml --db /path/to/.switchboard/switchboard.db')
     .example('switchboard serve --host 0.0.0.0 --allowed-host gateway.internal.example')
-    .action((flags: GlobalFlags & { db?: unknown; host?: unknown; port?: unknown; stdio?: boolean; user?: unknown; allowedHost?: unknown; allowedOrigin?: unknown; limit?: unknown; publicUrl?: unknown; oauth?: boolean; dynamicRegistration?: boolean; oauthRedirectHost?: unknown }) => {
+    .action((flags: GlobalFlags & { db?: unknown; host?: unknown; port?: unknown; stdio?: boolean; user?: unknown; endpoint?: unknown; allowedHost?: unknown; allowedOrigin?: unknown; limit?: unknown; publicUrl?: unknown; oauth?: boolean; dynamicRegistration?: boolean; oauthRedirectHost?: unknown }) => {
       stopsOnSignal = true;
       process.on('SIGTERM', onSignal);
       const logger = setup(flags);
@@ -145,6 +146,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
           ...(flags.port === undefined ? {} : { port: Number(flags.port) }),
           stdio: flags.stdio === true,
           ...(flags.user === undefined ? {} : { user: String(flags.user) }),
+          ...(flags.endpoint === undefined ? {} : { endpoint: String(flags.endpoint) }),
           allowedHosts: listOf(flags.allowedHost),
           allowedOrigins: listOf(flags.allowedOrigin),
           limits: listOf(flags.limit),

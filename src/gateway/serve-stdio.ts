@@ -18,6 +18,7 @@ import { bootstrapAdmin, type AdminBootstrapOptions } from './bootstrap-admin.js
 import { newDownstreamSession } from './downstream-session.js';
 import { Gateway, type GatewayOptions } from './gateway.js';
 import { DEFAULT_SHUTDOWN_DEADLINE_MS } from './gateway-defaults.js';
+import type { McpEndpoint } from './mcp-endpoint.js';
 
 /** Options of {@link serveGatewayStdio}. */
 export interface StdioGatewayOptions extends Omit<GatewayOptions, 'registry' | 'allowedHosts' | 'allowedOrigins'> {
@@ -27,6 +28,11 @@ export interface StdioGatewayOptions extends Omit<GatewayOptions, 'registry' | '
   db?: string;
   /** The user whose servers are served. @default the first administrator */
   user?: string;
+  /**
+   * A named endpoint to serve (as `/mcp/e/NAME` would) instead of the user's everything endpoint —
+   * the way in over stdio once an administrator turned `/mcp` off.
+   */
+  endpoint?: string;
   /** Create the administrator (and its token file) when the registry has none. */
   bootstrap?: AdminBootstrapOptions;
   /** @default a stdio transport over this process's stdin/stdout */
@@ -59,11 +65,19 @@ export async function serveGatewayStdio(options: StdioGatewayOptions = {}): Prom
     if (user === undefined) throw new SwitchboardError(ErrorCode.NotFound, 'the registry has no administrator to serve', { hint: 'pass --user NAME, or create one with `switchboard users add NAME --admin`' });
     gateway = await Gateway.create({ ...options, registry, logger });
     const running = gateway;
+    const served = stdioEndpoint(running, user, options.endpoint);
     const lease = await running.lease(user);
-    const endpoint = running.mcp.endpointOf(user);
+    const endpoint = served.endpointOf(user);
     endpoint.bind(lease.client);
     let finish: () => void = () => {};
     const done = new Promise<void>((resolve) => (finish = resolve));
+    // The same switch as `/mcp` over HTTP: once it is off, this connection ends (HTTP would refuse its next request).
+    const stopWhenOff = (): void => {
+      if (options.endpoint !== undefined || running.access.everythingAllowed(user)) return;
+      logger.warn('the administrator turned /mcp off: the stdio gateway stops (serve a named endpoint with --endpoint NAME)', { user: user.name });
+      finish();
+    };
+    running.access.state.on('changed', stopWhenOff);
     const handle: StdioServerHandle = serveStdio(
       (context) => {
         const session = newDownstreamSession(randomUUID(), context.era);
@@ -81,7 +95,7 @@ export async function serveGatewayStdio(options: StdioGatewayOptions = {}): Prom
       process.stdin.once('end', finish);
       process.stdin.once('close', finish);
     }
-    logger.info('serving over stdio', { user: user.name, registry: registry.label });
+    logger.info('serving over stdio', { user: user.name, registry: registry.label, ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint }) });
     let closing: Promise<void> | undefined;
     return {
       gateway: running,
@@ -90,6 +104,7 @@ export async function serveGatewayStdio(options: StdioGatewayOptions = {}): Prom
       close: () => {
         closing ??= (async () => {
           finish();
+          running.access.state.off('changed', stopWhenOff);
           process.stdin.off('end', finish);
           process.stdin.off('close', finish);
           try {
@@ -108,4 +123,14 @@ export async function serveGatewayStdio(options: StdioGatewayOptions = {}): Prom
     if (ownsRegistry) await registry.close().catch(() => {});
     throw error;
   }
+}
+
+/** What a stdio connection of `user` serves: the named endpoint, or `/mcp` when it is on for them. */
+function stdioEndpoint(gateway: Gateway, user: RegistryUser, name: string | undefined): McpEndpoint {
+  if (name !== undefined) return gateway.access.namedEndpoint(user, name);
+  if (gateway.access.everythingAllowed(user)) return gateway.mcp;
+  const names = gateway.access.endpointsOf(user).map((endpoint) => endpoint.name);
+  throw new SwitchboardError(ErrorCode.Forbidden, `the administrator turned /mcp off, so ${user.name}'s everything endpoint is not served`, {
+    hint: names.length === 0 ? 'ask an administrator for an endpoint' : `serve one of yours with --endpoint NAME: ${names.join(', ')}`,
+  });
 }

@@ -25,6 +25,8 @@ export interface ServeOptions {
   port?: number;
   stdio: boolean;
   user?: string;
+  /** With `stdio`: a named endpoint to serve instead of `/mcp`. */
+  endpoint?: string;
   allowedHosts: string[];
   allowedOrigins: string[];
   /** `--limit NAME=VALUE` pairs (see {@link parseGatewayLimits}); over HTTP only. */
@@ -49,6 +51,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     throw usageError(`--port must be a whole number from 0 to 65535, got ${String(options.port)}`);
   }
   if (options.stdio && (options.host !== undefined || options.port !== undefined)) throw usageError('--stdio serves on stdin/stdout: --host and --port do not apply');
+  if (!options.stdio && options.endpoint !== undefined) throw usageError('--endpoint applies to --stdio only (over HTTP, clients use /mcp/e/NAME)');
   if (!options.stdio && options.user !== undefined) throw usageError('--user applies to --stdio only (over HTTP, each request says who it is with its token)');
   if (options.stdio && (options.limits?.length ?? 0) > 0) throw usageError('--limit applies to the HTTP gateway: over --stdio there is one client and no sockets');
   const limits = parseGatewayLimits(options.limits ?? []);
@@ -66,7 +69,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   try {
     if (options.stdio) {
       const { serveGatewayStdio } = await import('../../gateway/serve-stdio.js');
-      const running = await serveGatewayStdio({ ...common, ...(options.user === undefined ? {} : { user: options.user }), ...(options.hurry === undefined ? {} : { hurry: options.hurry }) });
+      const running = await serveGatewayStdio({ ...common, ...(options.user === undefined ? {} : { user: options.user }), ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint }), ...(options.hurry === undefined ? {} : { hurry: options.hurry }) });
       try {
         await Promise.race([running.done, aborted(options.signal)]);
       } finally {

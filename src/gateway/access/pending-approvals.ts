@@ -2,8 +2,9 @@
  * @module gateway/access/pending-approvals
  * Calls waiting for a human: on an endpoint with `approval.writes`, a tool without `readOnlyHint`
  * waits here until someone approves or denies it on the dashboard (`/api/approvals`), the timeout
- * refuses it, or its caller gives up. Held in this process's memory: the dashboard of the replica
- * that holds a call decides it.
+ * refuses it, or its caller gives up. Held in this process's memory: the dashboard (or
+ * `switchboard approvals`) of the replica that holds a call decides it — see docs/endpoints.md,
+ * "Where a waiting call lives".
  */
 
 import { TypedEmitter } from '../../util/typed-emitter.js';
