@@ -202,18 +202,18 @@ describe('tokens', () => {
     const { access } = await tokensFor();
     let other: RunningGateway | undefined;
     try {
-      other = await startGateway({ registry: gateway.registry, port: 0, logger: noopLogger, oauth: { accessTokenTtlS: 1 } });
+      other = await startGateway({ registry: gateway.registry, port: 0, logger: noopLogger, oauth: { accessTokenTtlS: 3 } });
       const otherBase = other.url;
       const refused = await fetch(`${otherBase}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${access}`, 'content-type': 'application/json', ...mcpHeaders }, body: JSON.stringify(initialize) });
       expect(refused.status).toBe(401);
-      // A short-lived token of the other gateway: valid there, then expired.
+      // A short-lived token of the other gateway: valid there, then expired (3 s: issuing it under load can take over 1 s).
       const registered = (await (await registerClient(otherBase, { redirect_uris: [REDIRECT] })).json()) as { client_id: string };
       const pkce = pkcePair();
       const code = codeOf(await authorize(otherBase, { ...params(pkce, { resource: `${otherBase}/mcp` }), client_id: registered.client_id }, { token: alice.token }));
       const short = await tokenRequest(otherBase, { grant_type: 'authorization_code', code, code_verifier: pkce.verifier, client_id: registered.client_id, redirect_uri: REDIRECT, resource: `${otherBase}/mcp` });
       const post = () => fetch(`${otherBase}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${String(short.body.access_token)}`, 'content-type': 'application/json', ...mcpHeaders }, body: JSON.stringify(initialize) });
       expect((await post()).status).toBe(200);
-      await waitFor(async () => (await post()).status === 401, 10_000, 'the short-lived token to expire');
+      await waitFor(async () => (await post()).status === 401, 15_000, 'the short-lived token to expire');
     } finally {
       await other?.close({ deadlineMs: 0 });
     }
