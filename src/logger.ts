@@ -17,7 +17,12 @@ export interface Logger {
   child(fields: LogFields): Logger;
   /** Cheap check before building an expensive debug message. @default false for the no-op logger */
   isDebugEnabled?(): boolean;
+  /** Whether lines of `level` are written at all (a wrapper skips its work for the others). @default true */
+  isLevelEnabled?(level: LogLevel): boolean;
 }
+
+/** The levels of a {@link Logger}'s lines. */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 const noop = (): void => {};
 

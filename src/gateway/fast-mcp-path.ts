@@ -141,7 +141,10 @@ export class FastMcpPath {
 
   /** A 2025-era session's request; false when it is not one for the fast path. */
   #legacy(value: unknown, outgoing: ServerResponse, session: LegacySession, exchange: Exchange): boolean {
-    const capabilities = session.server.getClientCapabilities();
+    // A dormant session (no SDK server now) goes the general way once, which wakes it.
+    const server = session.server;
+    if (server === undefined) return false;
+    const capabilities = server.getClientCapabilities();
     if (capabilities?.elicitation !== undefined || capabilities?.sampling !== undefined || session.record.logLevel !== undefined) return false;
     if (isCancellation(value)) return this.#cancel(value, outgoing, session, exchange);
     const request = rpcRequestOf(value);
@@ -149,13 +152,13 @@ export class FastMcpPath {
     const client = session.client();
     if (client === undefined) return false;
     if (request.method === 'ping') {
-      this.#answer(outgoing, session, request.id, {}, exchange);
+      this.#send(outgoing, session, request.id, { result: {} }, exchange);
       return true;
     }
     if (!this.#plain(session.userId, client)) return false;
     if (request.method === 'tools/list') {
       if (Object.keys(request.params).length > 0) return false;
-      this.#answer(outgoing, session, request.id, { tools: client.listTools().map(toWireTool) }, exchange);
+      this.#send(outgoing, session, request.id, { result: { tools: client.listTools().map(toWireTool) } }, exchange);
       return true;
     }
     const call = callOf(request, client);
@@ -180,7 +183,7 @@ export class FastMcpPath {
         ended();
         // A cancelled request gets no answer (the spec's rule, as the SDK keeps it): its stream just ends.
         if (this.#cancelled.has(abort)) return this.#endQuietly(outgoing, session, exchange);
-        const answer = result.kind === 'result' ? { result: result.structured ? session.server.projectCallToolResult(result.value, call.tool.outputSchema) : result.value } : { error: result.error };
+        const answer = result.kind === 'result' ? { result: result.structured ? server.projectCallToolResult(result.value, call.tool.outputSchema) : result.value } : { error: result.error };
         this.#send(outgoing, session, request.id, answer, exchange);
       },
     );
@@ -271,10 +274,6 @@ export class FastMcpPath {
     } finally {
       tracked.end();
     }
-  }
-
-  #answer(outgoing: ServerResponse, session: LegacySession, id: string | number, result: unknown, exchange: Exchange): void {
-    this.#send(outgoing, session, id, { result }, exchange);
   }
 
   /** The SDK's SSE answer of a 2025-era POST: one `message` event, then the end of the stream. */

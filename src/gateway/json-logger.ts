@@ -72,5 +72,6 @@ export function fromPino(instance: PinoLogger): Logger {
     error: (message, extra) => instance.error(fields(extra), message),
     child: (bound) => fromPino(instance.child(bound)),
     isDebugEnabled: () => instance.isLevelEnabled('debug'),
+    isLevelEnabled: (level) => instance.isLevelEnabled(level),
   };
 }

@@ -1,18 +1,24 @@
 /**
  * @module gateway/legacy-session
  * A 2025-era client's session: the SDK's sessionful Streamable HTTP transport and one aggregated
- * server for its lifetime, bound to the user who opened it. The session holds a lease on the user's
+ * server, bound to the user who opened it. The session holds a lease on the user's
  * client, so the pool keeps that client (and its upstream sessions) while the session lives; it ends
  * with the client's `DELETE`, when the user is removed, when it has been idle too long, or at shutdown.
+ * A session idle for a while (nothing open, no subscription) lets its transport and server go
+ * ({@link LegacySession.sleepIfIdle}) and rebuilds them for the next request that needs them (see
+ * `legacy-session-engine`): an idle session costs its own state, not an SDK server's.
  */
 
 import { randomUUID } from 'node:crypto';
-import { WebStandardStreamableHTTPServerTransport, type Server } from '@modelcontextprotocol/server';
+import type { Server } from '@modelcontextprotocol/server';
 import type { ClientLease, UserClient } from '../pool/index.js';
-import { createAggregatedServer } from './aggregated-server.js';
+import { createSessionEngine, dropSessionEngine, handshakeOf, replayInitialize, type SessionEngine, type SessionHandshake } from './legacy-session-engine.js';
 import { newDownstreamSession, type DownstreamSession } from './downstream-session.js';
 import { isStreaming, type ExchangeEndHook } from './on-response-end.js';
 import type { UserEndpoint } from './user-endpoint.js';
+
+/** How long a session is idle before its transport and server go. @default 5000 */
+export const SESSION_DORMANT_AFTER_MS = 5_000;
 
 /** Callbacks of a {@link LegacySession}. */
 export interface LegacySessionHooks {
@@ -27,11 +33,15 @@ export class LegacySession {
   readonly id: string;
   readonly userId: string;
   readonly record: DownstreamSession;
-  readonly #transport: WebStandardStreamableHTTPServerTransport;
-  readonly #server: Server;
   readonly #endpoint: UserEndpoint;
   readonly #lease: ClientLease;
   readonly #hooks: LegacySessionHooks;
+  readonly #maxBodyBytes: number;
+  /** The transport and server; undefined while the session is dormant. */
+  #engine: SessionEngine | undefined;
+  #waking: Promise<SessionEngine> | undefined;
+  /** The client's `initialize`, once it succeeded (what a new engine replays). */
+  #handshake: SessionHandshake | undefined;
   #active = 0;
   #lastActive = Date.now();
   #closing: Promise<void> | undefined;
@@ -42,15 +52,8 @@ export class LegacySession {
     this.#endpoint = endpoint;
     this.#lease = lease;
     this.#hooks = hooks;
+    this.#maxBodyBytes = maxBodyBytes;
     this.record = newDownstreamSession(this.id, 'legacy');
-    this.#transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => this.id,
-      onsessioninitialized: () => hooks.onInitialized(this),
-      onsessionclosed: () => void this.close(),
-      maxRequestBodySize: maxBodyBytes,
-    });
-    this.#server = createAggregatedServer({ host: endpoint, era: 'legacy', session: this.record });
-    this.#server.onclose = () => void this.close();
   }
 
   /** Opens a session for the user of `endpoint` and serves its first request (`initialize`). */
@@ -65,11 +68,13 @@ export class LegacySession {
   ): Promise<Response> {
     const session = new LegacySession(endpoint, lease, maxBodyBytes, hooks);
     try {
-      await session.#server.connect(session.#transport);
+      const engine = await session.#newEngine(() => hooks.onInitialized(session));
+      session.#engine = engine;
       endpoint.attach(session.record);
       const response = await session.handle(request, onEnd, parsedBody);
       // Anything but a successful initialize leaves no session behind.
-      if (session.#transport.sessionId === undefined) await session.close();
+      if (engine.transport.sessionId === undefined) await session.close();
+      else session.#handshake = handshakeOf(engine);
       return response;
     } catch (error) {
       await session.close();
@@ -77,9 +82,9 @@ export class LegacySession {
     }
   }
 
-  /** The server instance of this session. */
-  get server(): Server {
-    return this.#server;
+  /** The server instance of this session; undefined while it is dormant. */
+  get server(): Server | undefined {
+    return this.#engine?.server;
   }
 
   /** The user's client, or undefined while it is not available. */
@@ -112,7 +117,8 @@ export class LegacySession {
     this.#active++;
     let response: Response;
     try {
-      response = await this.#transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody: parsedBody.value });
+      const engine = this.#engine ?? (await this.#wake());
+      response = await engine.transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody: parsedBody.value });
     } catch (error) {
       this.#exchangeEnded();
       throw error;
@@ -122,18 +128,57 @@ export class LegacySession {
     return response;
   }
 
+  /**
+   * Lets the transport and server go when nothing has been open for `afterMs` and nothing needs them
+   * meanwhile (no subscription, no log level: what only a live server delivers). True when it did.
+   */
+  sleepIfIdle(now: number = Date.now(), afterMs: number = SESSION_DORMANT_AFTER_MS): boolean {
+    const engine = this.#engine;
+    if (engine === undefined || this.#handshake === undefined || this.#closing !== undefined || this.#waking !== undefined) return false;
+    if (this.#active > 0 || now - this.#lastActive < afterMs || this.record.subscriptions.size > 0 || this.record.logLevel !== undefined) return false;
+    this.#engine = undefined;
+    this.record.server = undefined;
+    void dropSessionEngine(engine);
+    return true;
+  }
+
   /** Ends the session: its streams close, its subscriptions go, its lease is released. Idempotent. */
   close(): Promise<void> {
     this.#closing ??= (async () => {
       this.#hooks.onClosed(this);
       try {
         await this.#endpoint.detach(this.record);
-        await this.#server.close().catch(() => {});
+        const engine = this.#engine ?? (await this.#waking?.catch(() => undefined));
+        await engine?.server.close().catch(() => {});
       } finally {
         this.#lease.release();
       }
     })();
     return this.#closing;
+  }
+
+  /** A new engine for this session (`onInitialized`: what its transport's accepted `initialize` does). */
+  #newEngine(onInitialized: () => void): Promise<SessionEngine> {
+    return createSessionEngine(this.id, this.#endpoint, this.record, this.#maxBodyBytes, { onInitialized, onClosed: () => void this.close() });
+  }
+
+  /** The engine of a dormant session, rebuilt (one rebuild for concurrent requests). */
+  #wake(): Promise<SessionEngine> {
+    const handshake = this.#handshake;
+    if (handshake === undefined) return Promise.reject(new Error('the session has no engine and was never initialized'));
+    this.#waking ??= (async () => {
+      const engine = await this.#newEngine(() => {});
+      try {
+        await replayInitialize(engine, handshake);
+      } catch (error) {
+        await dropSessionEngine(engine);
+        throw error;
+      }
+      if (this.#closing !== undefined) await dropSessionEngine(engine);
+      else this.#engine = engine;
+      return engine;
+    })().finally(() => (this.#waking = undefined));
+    return this.#waking;
   }
 
   #exchangeEnded(): void {

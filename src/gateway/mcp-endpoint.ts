@@ -20,7 +20,7 @@ import type { RegistryUser } from '../registry/index.js';
 import type { ToolGate } from './access/tool-gate.js';
 import type { CallTracker } from './call-tracker.js';
 import { mcpErrorResponse } from './http-error.js';
-import { LegacySession } from './legacy-session.js';
+import { LegacySession, SESSION_DORMANT_AFTER_MS } from './legacy-session.js';
 import { isListenRequest } from './listen-request.js';
 import { MAX_LISTENED_RESOURCES, listenedResources } from './listened-resources.js';
 import { isStreaming, onResponseEnd, type ExchangeEndHook } from './on-response-end.js';
@@ -51,6 +51,8 @@ export class McpEndpoint {
   readonly #users = new Map<string, UserEndpoint>();
   readonly #sessions = new Map<string, LegacySession>();
   readonly #sweep: NodeJS.Timeout;
+  /** Lets idle sessions' SDK servers go (they come back with the next request that needs them). */
+  readonly #dormancy: NodeJS.Timeout;
   /** Open HTTP exchanges (requests) that carried a tool call: the call's answer is written on them. */
   readonly #open = new Set<Request>();
   readonly #withCalls = new Set<Request>();
@@ -61,6 +63,11 @@ export class McpEndpoint {
     this.#options = options;
     this.#sweep = setInterval(() => this.closeIdleSessions(), Math.max(1_000, Math.min(60_000, options.sessionIdleTtlMs / 2)));
     this.#sweep.unref();
+    this.#dormancy = setInterval(() => {
+      const now = Date.now();
+      for (const session of this.#sessions.values()) session.sleepIfIdle(now);
+    }, SESSION_DORMANT_AFTER_MS / 2);
+    this.#dormancy.unref();
   }
 
   /** 2025-era sessions open now. */
@@ -238,6 +245,7 @@ export class McpEndpoint {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       clearInterval(this.#sweep);
+      clearInterval(this.#dormancy);
       await Promise.all([...this.#sessions.values()].map((session) => session.close()));
       await Promise.all([...this.#users.values()].map((endpoint) => endpoint.close()));
       this.#users.clear();

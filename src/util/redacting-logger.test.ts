@@ -23,4 +23,22 @@ describe('redactingLogger', () => {
     expect(redactingLogger(once)).toBe(once);
     expect(once.isDebugEnabled?.()).toBe(false);
   });
+
+  test('a line of a level the inner logger drops is neither redacted nor passed on; the others are', () => {
+    const lines: Array<[string, LogFields | undefined]> = [];
+    let walked = 0;
+    // A field whose walk is counted: redaction reads every field of a line it redacts.
+    const fields = { get url(): string {
+      walked++;
+      return 'http://u:pw@h/';
+    } };
+    const logger = redactingLogger({ ...recorder(lines), isLevelEnabled: (level) => level !== 'info' });
+    logger.info('request', fields);
+    expect(walked).toBe(0);
+    expect(lines).toEqual([]);
+    expect(logger.isLevelEnabled?.('info')).toBe(false);
+    logger.warn('slow', fields);
+    expect(walked).toBe(1);
+    expect(lines).toEqual([['slow', { url: 'http://••••@h/' }]]);
+  });
 });

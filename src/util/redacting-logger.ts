@@ -5,7 +5,7 @@
  * a server URL's password or API key, whichever code path logged it.
  */
 
-import { isDebugEnabled, noopLogger, type LogFields, type Logger } from '../logger.js';
+import { isDebugEnabled, noopLogger, type LogFields, type LogLevel, type Logger } from '../logger.js';
 import { redactUrlsInText } from './redact-urls.js';
 
 /** How deep fields are walked; deeper values are logged as they are. */
@@ -15,13 +15,16 @@ const wrapped = new WeakSet<Logger>();
 /** `logger`, redacting URL credentials in every line. Idempotent. */
 export function redactingLogger(logger: Logger): Logger {
   if (logger === noopLogger || wrapped.has(logger)) return logger;
+  // A line of a level the logger drops is not redacted first (the gateway logs every request at info).
+  const enabled = (level: LogLevel): boolean => logger.isLevelEnabled?.(level) ?? true;
   const result: Logger = {
-    debug: (message, fields) => logger.debug(redactUrlsInText(message), redactFields(fields)),
-    info: (message, fields) => logger.info(redactUrlsInText(message), redactFields(fields)),
-    warn: (message, fields) => logger.warn(redactUrlsInText(message), redactFields(fields)),
-    error: (message, fields) => logger.error(redactUrlsInText(message), redactFields(fields)),
+    debug: (message, fields) => enabled('debug') && logger.debug(redactUrlsInText(message), redactFields(fields)),
+    info: (message, fields) => enabled('info') && logger.info(redactUrlsInText(message), redactFields(fields)),
+    warn: (message, fields) => enabled('warn') && logger.warn(redactUrlsInText(message), redactFields(fields)),
+    error: (message, fields) => enabled('error') && logger.error(redactUrlsInText(message), redactFields(fields)),
     child: (fields) => redactingLogger(logger.child(redactFields(fields) ?? {})),
     isDebugEnabled: () => isDebugEnabled(logger),
+    isLevelEnabled: enabled,
   };
   wrapped.add(result);
   return result;
