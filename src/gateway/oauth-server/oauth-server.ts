@@ -17,7 +17,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { generateKeyPair, exportJWK } from 'jose';
 import { randomBytes } from 'node:crypto';
-import Provider, { errors, type KoaContextLike } from 'oidc-provider';
+import type { Provider, KoaContextLike } from 'oidc-provider';
+import { loadOidcProvider, runtimeNotice } from './load-oidc-provider.js';
 import { ErrorCode, SwitchboardError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { createPinnedFetch, type PinnedFetch, type ServerRegistry, type RegistryUser } from '../../registry/index.js';
@@ -120,6 +121,9 @@ export class OAuthServer implements ProtectedResource {
     const fetch = await createPinnedFetch({ policy: { allowHttpHosts: [], allowAddresses: options.allowAddresses ?? [] }, maxRedirects: 0, subject: 'a client ID metadata document', logger: options.logger, ...(options.clientMetadataCa === undefined ? {} : { ca: options.clientMetadataCa }) });
     const registration = options.registration ?? {};
     const unusedClientTtlMs = registration.unusedClientTtlMs ?? DEFAULT_UNUSED_CLIENT_TTL_MS;
+    const { Provider, errors } = await loadOidcProvider();
+    const notice = runtimeNotice();
+    if (notice !== undefined) options.logger.debug(notice);
     const provider = new Provider(issuer, {
       adapter: registryAdapterFactory(registry.oauthServer, { unusedClientTtlMs }),
       findAccount: async (_ctx: unknown, id: string) => {
