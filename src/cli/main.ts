@@ -129,10 +129,17 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     .option('--no-oauth', 'Turn off the built-in OAuth authorization server (static API tokens only)')
     .option('--no-dynamic-registration', 'OAuth: refuse dynamic client registration (RFC 7591)')
     .option('--oauth-redirect-host <host>', 'OAuth: registered clients may redirect only to these https hosts (repeatable; loopback always)')
+    .option('--idp-issuer <url>', 'OAuth sign-in through your OpenID provider (its issuer URL); register <public URL>/oauth/idp/callback there')
+    .option('--idp-client-id <id>', 'The gateway\'s client id at the OpenID provider')
+    .option('--idp-client-secret-env <var>', 'The environment variable holding its client secret (none: a public client)')
+    .option('--idp-claim <claim>', 'The claim naming the registry user (default email, which must be verified)')
+    .option('--idp-allow <entry>', 'Who may sign in: a user name, or @example.com for a domain (repeatable; required)')
+    .option('--idp-create-users', 'Add an allowed person as a user at their first sign-in')
+    .option('--idp-label <text>', 'The sign-in button\'s text (default "Sign in with your organisation")')
     .example('switchboard serve --config switchboard.yaml')
     .example('switchboard serve --stdio --config /path/to/switchboard.yaml --db /path/to/.switchboard/switchboard.db')
     .example('switchboard serve --host 0.0.0.0 --allowed-host gateway.internal.example')
-    .action((flags: GlobalFlags & { db?: unknown; host?: unknown; port?: unknown; stdio?: boolean; user?: unknown; allowedHost?: unknown; allowedOrigin?: unknown; limit?: unknown; publicUrl?: unknown; oauth?: boolean; dynamicRegistration?: boolean; oauthRedirectHost?: unknown }) => {
+    .action((flags: GlobalFlags & { db?: unknown; host?: unknown; port?: unknown; stdio?: boolean; user?: unknown; allowedHost?: unknown; allowedOrigin?: unknown; limit?: unknown; publicUrl?: unknown; oauth?: boolean; dynamicRegistration?: boolean; oauthRedirectHost?: unknown; idpIssuer?: unknown; idpClientId?: unknown; idpClientSecretEnv?: unknown; idpClaim?: unknown; idpAllow?: unknown; idpCreateUsers?: boolean; idpLabel?: unknown }) => {
       stopsOnSignal = true;
       process.on('SIGTERM', onSignal);
       const logger = setup(flags);
@@ -155,6 +162,15 @@ export async function runCli(argv: readonly string[]): Promise<number> {
                   ...(flags.publicUrl === undefined ? {} : { issuer: String(flags.publicUrl) }),
                   registration: { enabled: flags.dynamicRegistration !== false, ...(flags.oauthRedirectHost === undefined ? {} : { redirectHosts: listOf(flags.oauthRedirectHost) }) },
                 },
+          identityProvider: {
+            ...(flags.idpIssuer === undefined ? {} : { issuer: String(flags.idpIssuer) }),
+            ...(flags.idpClientId === undefined ? {} : { clientId: String(flags.idpClientId) }),
+            ...(flags.idpClientSecretEnv === undefined ? {} : { clientSecretEnv: String(flags.idpClientSecretEnv) }),
+            ...(flags.idpClaim === undefined ? {} : { claim: String(flags.idpClaim) }),
+            allow: listOf(flags.idpAllow),
+            ...(flags.idpCreateUsers === true ? { createUsers: true } : {}),
+            ...(flags.idpLabel === undefined ? {} : { label: String(flags.idpLabel) }),
+          },
           // Without --quiet/--verbose/--debug the gateway logs each request (info), not just warnings.
           logLevel: flags.quiet === true ? 'warn' : level === 'warn' ? 'info' : level === 'error' ? 'error' : level,
           signal: abort.signal,
