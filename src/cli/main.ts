@@ -323,6 +323,17 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       load: async () => (await import('./commands/policy.js')).policy,
     },
     {
+      usage: 'oauth-clients <list|add|remove> [id]',
+      description: 'OAuth clients the gateway knows without registration: the built-in CLI and dashboard clients, and your own',
+      options: [
+        ['--redirect-uri [uri]', 'With add: an exact redirect URI (repeatable; https, or http on loopback with any port)'],
+        ['--name [text]', 'With add: the name the consent page shows'],
+        ['--public-url [url]', 'With list: the gateway\'s public address (the dashboard client redirects there)'],
+      ],
+      examples: ['switchboard oauth-clients add acme-portal --redirect-uri https://portal.acme.example/oauth/callback --name "Acme portal"', 'switchboard oauth-clients list'],
+      load: async () => (await import('./commands/oauth-clients.js')).oauthClients,
+    },
+    {
       usage: 'keys <rotate>',
       description: 'Re-encrypt every stored secret under a new key (SWITCHBOARD_NEW_SECRET_KEY when the key comes from SWITCHBOARD_SECRET_KEY)',
       options: [],
