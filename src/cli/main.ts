@@ -13,6 +13,7 @@ import { ACCESS_COMMANDS } from './access-commands.js';
 import { inputFlagsAsEnv } from './ask-input.js';
 import { CliExit, ExitCode } from './cli-error.js';
 import { createCliLogger, resolveLogLevel } from './cli-logger.js';
+import { identityProviderFlagsOf, type IdpFlagValues } from './idp-flags.js';
 import { style, writeDiagnostic } from './output.js';
 
 interface GlobalFlags {
@@ -139,7 +140,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     .example('switchboard serve --config switchboard.yaml')
     .example('switchboard serve --stdio --config /path/to/switchboard.yaml --db /path/to/.switchboard/switchboard.db')
     .example('switchboard serve --host 0.0.0.0 --allowed-host gateway.internal.example')
-    .action((flags: GlobalFlags & { db?: unknown; host?: unknown; port?: unknown; stdio?: boolean; user?: unknown; allowedHost?: unknown; allowedOrigin?: unknown; limit?: unknown; publicUrl?: unknown; oauth?: boolean; dynamicRegistration?: boolean; oauthRedirectHost?: unknown; idpIssuer?: unknown; idpClientId?: unknown; idpClientSecretEnv?: unknown; idpClaim?: unknown; idpAllow?: unknown; idpCreateUsers?: boolean; idpLabel?: unknown }) => {
+    .action((flags: GlobalFlags & { db?: unknown; host?: unknown; port?: unknown; stdio?: boolean; user?: unknown; allowedHost?: unknown; allowedOrigin?: unknown; limit?: unknown; publicUrl?: unknown; oauth?: boolean; dynamicRegistration?: boolean; oauthRedirectHost?: unknown } & IdpFlagValues) => {
       stopsOnSignal = true;
       process.on('SIGTERM', onSignal);
       const logger = setup(flags);
@@ -162,15 +163,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
                   ...(flags.publicUrl === undefined ? {} : { issuer: String(flags.publicUrl) }),
                   registration: { enabled: flags.dynamicRegistration !== false, ...(flags.oauthRedirectHost === undefined ? {} : { redirectHosts: listOf(flags.oauthRedirectHost) }) },
                 },
-          identityProvider: {
-            ...(flags.idpIssuer === undefined ? {} : { issuer: String(flags.idpIssuer) }),
-            ...(flags.idpClientId === undefined ? {} : { clientId: String(flags.idpClientId) }),
-            ...(flags.idpClientSecretEnv === undefined ? {} : { clientSecretEnv: String(flags.idpClientSecretEnv) }),
-            ...(flags.idpClaim === undefined ? {} : { claim: String(flags.idpClaim) }),
-            allow: listOf(flags.idpAllow),
-            ...(flags.idpCreateUsers === true ? { createUsers: true } : {}),
-            ...(flags.idpLabel === undefined ? {} : { label: String(flags.idpLabel) }),
-          },
+          identityProvider: identityProviderFlagsOf(flags),
           // Without --quiet/--verbose/--debug the gateway logs each request (info), not just warnings.
           logLevel: flags.quiet === true ? 'warn' : level === 'warn' ? 'info' : level === 'error' ? 'error' : level,
           signal: abort.signal,
