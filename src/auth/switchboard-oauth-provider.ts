@@ -91,6 +91,9 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
   async usePreregisteredClient(metadata: AuthorizationServerMetadata | undefined): Promise<void> {
     const id = (metadata as Record<string, unknown> | undefined)?.switchboard_cli_client_id;
     if (typeof id !== 'string' || id === '' || this.#grant !== 'authorization_code' || this.settings.clientId !== undefined || this.settings.clientMetadataUrl !== undefined) return;
+    // That client redirects only to a loopback /callback (the CLI's); a gateway's own /oauth/callback registers instead.
+    const redirect = new URL(this.#redirectUrl);
+    if (redirect.protocol !== 'http:' || !['127.0.0.1', 'localhost', '[::1]'].includes(redirect.hostname) || redirect.pathname !== '/callback') return;
     if ((await this.record()).clientInformation?.client_id === id) return;
     await this.#update((record) => (record.clientInformation = { client_id: id }));
   }
