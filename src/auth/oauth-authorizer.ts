@@ -186,6 +186,7 @@ export class OAuthAuthorizer {
 
       const info = await this.#discover(challenge.resourceMetadataUrl);
       provider.selectGrant(info.authorizationServerMetadata);
+      await provider.usePreregisteredClient(info.authorizationServerMetadata);
       if (provider.grant === 'authorization_code' && !provider.canAuthorizeInteractively) throw loginRequired(provider.server, provider.loginCommand);
       await provider.saveDiscoveryState({ ...info, ...(challenge.resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl: challenge.resourceMetadataUrl.href }) });
 

@@ -83,6 +83,21 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
     return this.#grant;
   }
 
+  /**
+   * A Switchboard gateway names the client id of its CLI in its metadata (`switchboard_cli_client_id`,
+   * a pre-registered public client with loopback redirects): a person's login without a configured
+   * client then uses it instead of registering one. Kept like a registration, so a refresh finds it.
+   */
+  async usePreregisteredClient(metadata: AuthorizationServerMetadata | undefined): Promise<void> {
+    const id = (metadata as Record<string, unknown> | undefined)?.switchboard_cli_client_id;
+    if (typeof id !== 'string' || id === '' || this.#grant !== 'authorization_code' || this.settings.clientId !== undefined || this.settings.clientMetadataUrl !== undefined) return;
+    // That client redirects only to a loopback /callback (the CLI's); a gateway's own /oauth/callback registers instead.
+    const redirect = new URL(this.#redirectUrl);
+    if (redirect.protocol !== 'http:' || !['127.0.0.1', 'localhost', '[::1]'].includes(redirect.hostname) || redirect.pathname !== '/callback') return;
+    if ((await this.record()).clientInformation?.client_id === id) return;
+    await this.#update((record) => (record.clientInformation = { client_id: id }));
+  }
+
   /** True when the authorization-code step can run here (a handler was given). */
   get canAuthorizeInteractively(): boolean {
     return this.#options.onAuthorizationUrl !== undefined;

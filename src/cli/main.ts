@@ -13,6 +13,7 @@ import { ACCESS_COMMANDS } from './access-commands.js';
 import { inputFlagsAsEnv } from './ask-input.js';
 import { CliExit, ExitCode } from './cli-error.js';
 import { createCliLogger, resolveLogLevel } from './cli-logger.js';
+import { identityProviderFlagsOf, type IdpFlagValues } from './idp-flags.js';
 import { style, writeDiagnostic } from './output.js';
 
 interface GlobalFlags {
@@ -130,10 +131,17 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     .option('--no-oauth', 'Turn off the built-in OAuth authorization server (static API tokens only)')
     .option('--no-dynamic-registration', 'OAuth: refuse dynamic client registration (RFC 7591)')
     .option('--oauth-redirect-host <host>', 'OAuth: registered clients may redirect only to these https hosts (repeatable; loopback always)')
+    .option('--idp-issuer <url>', 'OAuth sign-in through your OpenID provider (its issuer URL); register <public URL>/oauth/idp/callback there')
+    .option('--idp-client-id <id>', 'The gateway\'s client id at the OpenID provider')
+    .option('--idp-client-secret-env <var>', 'The environment variable holding its client secret (none: a public client)')
+    .option('--idp-claim <claim>', 'The claim naming the registry user (default email, which must be verified)')
+    .option('--idp-allow <entry>', 'Who may sign in: a user name, or @example.com for a domain (repeatable; required)')
+    .option('--idp-create-users', 'Add an allowed person as a user at their first sign-in')
+    .option('--idp-label <text>', 'The sign-in button\'s text (default "Sign in with your organisation")')
     .example('switchboard serve --config switchboard.yaml')
     .example('switchboard serve --stdio --config /path/to/switchboard.yaml --db /path/to/.switchboard/switchboard.db')
     .example('switchboard serve --host 0.0.0.0 --allowed-host gateway.internal.example')
-    .action((flags: GlobalFlags & { db?: unknown; host?: unknown; port?: unknown; stdio?: boolean; user?: unknown; endpoint?: unknown; allowedHost?: unknown; allowedOrigin?: unknown; limit?: unknown; publicUrl?: unknown; oauth?: boolean; dynamicRegistration?: boolean; oauthRedirectHost?: unknown }) => {
+    .action((flags: GlobalFlags & { db?: unknown; host?: unknown; port?: unknown; stdio?: boolean; user?: unknown; endpoint?: unknown; allowedHost?: unknown; allowedOrigin?: unknown; limit?: unknown; publicUrl?: unknown; oauth?: boolean; dynamicRegistration?: boolean; oauthRedirectHost?: unknown } & IdpFlagValues) => {
       stopsOnSignal = true;
       process.on('SIGTERM', onSignal);
       const logger = setup(flags);
@@ -157,6 +165,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
                   ...(flags.publicUrl === undefined ? {} : { issuer: String(flags.publicUrl) }),
                   registration: { enabled: flags.dynamicRegistration !== false, ...(flags.oauthRedirectHost === undefined ? {} : { redirectHosts: listOf(flags.oauthRedirectHost) }) },
                 },
+          identityProvider: identityProviderFlagsOf(flags),
           // Without --quiet/--verbose/--debug the gateway logs each request (info), not just warnings.
           logLevel: flags.quiet === true ? 'warn' : level === 'warn' ? 'info' : level === 'error' ? 'error' : level,
           signal: abort.signal,
@@ -307,6 +316,17 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       ],
       examples: ['switchboard policy set --allow-http-host intranet.example.com --allow-address 10.20.0.0/16', 'switchboard policy show --user alice'],
       load: async () => (await import('./commands/policy.js')).policy,
+    },
+    {
+      usage: 'oauth-clients <list|add|remove> [id]',
+      description: 'OAuth clients the gateway knows without registration: the built-in CLI and dashboard clients, and your own',
+      options: [
+        ['--redirect-uri [uri]', 'With add: an exact redirect URI (repeatable; https, or http on loopback with any port)'],
+        ['--name [text]', 'With add: the name the consent page shows'],
+        ['--public-url [url]', 'With list: the gateway\'s public address (the dashboard client redirects there)'],
+      ],
+      examples: ['switchboard oauth-clients add acme-portal --redirect-uri https://portal.acme.example/oauth/callback --name "Acme portal"', 'switchboard oauth-clients list'],
+      load: async () => (await import('./commands/oauth-clients.js')).oauthClients,
     },
     {
       usage: 'keys <rotate>',

@@ -108,12 +108,19 @@ export class OAuthServerStore {
       .execute();
   }
 
+  /** The clients stored without an expiry (pre-registered by an administrator), their metadata. */
+  async unexpiringClients(): Promise<OAuthPayload[]> {
+    const rows = await this.#context.db.selectFrom('oauth_records').selectAll().where('model', '=', 'Client').where('expires_at', 'is', null).execute();
+    return rows.map((row) => payloadOf(row)).filter((payload): payload is OAuthPayload => payload !== undefined);
+  }
+
   /** Clients registered (dynamically) since `since`, for the hourly cap. */
   async countClientsSince(since: Date): Promise<number> {
     const row = await this.#context.db
       .selectFrom('oauth_records')
       .select((select) => select.fn.countAll<number | string>().as('count'))
       .where('model', '=', 'Client')
+      .where('expires_at', 'is not', null)
       .where('created_at', '>=', timestamp(since))
       .executeTakeFirst();
     return Number(row?.count ?? 0);

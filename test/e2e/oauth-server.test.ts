@@ -174,15 +174,21 @@ describe.skipIf(missing !== undefined)('switchboard login against its own gatewa
         });
       await browser.context.clearCookies();
       let browsed: Promise<unknown> | undefined;
+      let clientId: string | null = null;
+      const registeredBefore = await gateway.registry.oauthServer.countClientsSince(new Date(0));
       const login = await run(['login', 'gw', '--config', config, '--no-browser'], (stderr) => {
         const url = /^\s+(http:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?\S+)$/m.exec(stderr)?.[1];
         if (url === undefined || browsed !== undefined) return;
+        clientId = new URL(url).searchParams.get('client_id');
         const redirectUri = new URL(url).searchParams.get('redirect_uri') ?? '';
         browsed = authorizeInBrowser(browser.context, url, { token: alice.token, redirectPrefix: redirectUri, passThrough: true });
       });
       expect(login.code, login.stderr).toBe(0);
       await browsed;
       expect(login.stdout).toMatch(/logged in to "gw"/);
+      // Its own gateway: the pre-registered CLI client, no dynamic registration.
+      expect(clientId).toBe('switchboard-cli');
+      expect(await gateway.registry.oauthServer.countClientsSince(new Date(0))).toBe(registeredBefore);
       const tools = await run(['tools', '--config', config, '--json']);
       expect(tools.code, tools.stderr).toBe(0);
       const listed = JSON.parse(tools.stdout) as { tools: Array<{ name: string }> };

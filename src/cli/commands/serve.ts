@@ -14,6 +14,7 @@ import type { Logger } from '../../logger.js';
 import type { JsonLogLevel } from '../../gateway/json-logger.js';
 import type { StartGatewayOptions } from '../../gateway/serve.js';
 import { usageError } from '../cli-error.js';
+import { identityProviderFromFlags, type IdentityProviderFlags } from './serve-identity-provider.js';
 import { parseGatewayLimits } from '../parse-gateway-limits.js';
 import { writeResult } from '../output.js';
 
@@ -33,6 +34,8 @@ export interface ServeOptions {
   limits?: string[];
   /** The built-in OAuth server (`--public-url`, `--no-oauth`, …); over HTTP only. @default on */
   oauth?: StartGatewayOptions['oauth'];
+  /** `--idp-*`: sign-in through the admin's OpenID provider on the authorization page. */
+  identityProvider?: IdentityProviderFlags;
   logLevel: JsonLogLevel;
   /** Aborted by SIGINT/SIGTERM. */
   signal: AbortSignal;
@@ -84,7 +87,7 @@ export async function serve(options: ServeOptions): Promise<void> {
       ...(options.port === undefined ? {} : { port: options.port }),
       allowedHosts: options.allowedHosts,
       allowedOrigins: options.allowedOrigins,
-      ...oauthOf(options.oauth, shared?.config.authorization),
+      ...oauthOf(withIdentityProvider(options), shared?.config.authorization),
       ...limits,
       ...(options.hurry === undefined ? {} : { hurry: options.hurry }),
     });
@@ -99,6 +102,14 @@ export async function serve(options: ServeOptions): Promise<void> {
   } finally {
     flush();
   }
+}
+
+/** `--idp-*` added to the OAuth options (an error with `--no-oauth`). */
+function withIdentityProvider(options: ServeOptions): ServeOptions['oauth'] {
+  const identityProvider = options.identityProvider === undefined ? undefined : identityProviderFromFlags(options.identityProvider, process.env);
+  if (identityProvider === undefined) return options.oauth;
+  if (options.oauth === false) throw usageError('--idp-issuer signs people in on the gateway\'s authorization server, which --no-oauth turns off');
+  return { ...(options.oauth ?? {}), identityProvider };
 }
 
 /** The OAuth options: the flags', with the config file's `authorization:` (an external authorization server). */

@@ -17,13 +17,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { generateKeyPair, exportJWK } from 'jose';
 import { randomBytes } from 'node:crypto';
-import Provider, { errors, type KoaContextLike } from 'oidc-provider';
+import type { Provider, KoaContextLike } from 'oidc-provider';
+import { loadOidcProvider, runtimeNotice } from './load-oidc-provider.js';
 import { ErrorCode, SwitchboardError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { createPinnedFetch, type PinnedFetch, type ServerRegistry, type RegistryUser } from '../../registry/index.js';
 import { registryAdapterFactory } from './registry-adapter.js';
 import { checkRedirectUris, type RedirectPolicy } from './redirect-policy.js';
 import { MCP_SCOPES } from './mcp-scope-names.js';
+import { builtInClients, CLI_CLIENT_ID, CLI_CLIENT_METADATA } from './preregistered-clients.js';
 import { IdentityProviderLogin, type IdentityProviderOptions } from './identity-provider.js';
 import { bearerChallenge, resourceMetadata, resourceMetadataUrl, type ProtectedResource } from './protected-resource.js';
 
@@ -120,6 +122,9 @@ export class OAuthServer implements ProtectedResource {
     const fetch = await createPinnedFetch({ policy: { allowHttpHosts: [], allowAddresses: options.allowAddresses ?? [] }, maxRedirects: 0, subject: 'a client ID metadata document', logger: options.logger, ...(options.clientMetadataCa === undefined ? {} : { ca: options.clientMetadataCa }) });
     const registration = options.registration ?? {};
     const unusedClientTtlMs = registration.unusedClientTtlMs ?? DEFAULT_UNUSED_CLIENT_TTL_MS;
+    const { Provider, errors } = await loadOidcProvider();
+    const notice = runtimeNotice();
+    if (notice !== undefined) options.logger.debug(notice);
     const provider = new Provider(issuer, {
       adapter: registryAdapterFactory(registry.oauthServer, { unusedClientTtlMs }),
       findAccount: async (_ctx: unknown, id: string) => {
@@ -127,6 +132,9 @@ export class OAuthServer implements ProtectedResource {
         return user === undefined ? undefined : { accountId: user.id, claims: () => ({ sub: user.id, name: user.name, preferred_username: user.name }) };
       },
       jwks: { keys: [keys.signing] },
+      // The CLI and the dashboard need no registration; the CLI finds its id in the metadata.
+      clients: builtInClients(issuer),
+      discovery: { [CLI_CLIENT_METADATA]: CLI_CLIENT_ID },
       cookies: { keys: keys.cookies, names: { session: 'sb_oauth_session', interaction: 'sb_oauth_interaction', resume: 'sb_oauth_resume', state: 'sb_oauth_state' } },
       scopes: ['openid', 'offline_access', ...MCP_SCOPES],
       claims: { openid: ['sub'], profile: ['name', 'preferred_username'] },
@@ -150,7 +158,7 @@ export class OAuthServer implements ProtectedResource {
       interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${INTERACTION_PATH}/${interaction.uid}` },
       extraClientMetadata: {
         // Not a metadata field of its own: a hook that sees every client's redirect URIs at registration.
-        properties: ['switchboard_checked'],
+        properties: ['switchboard_checked', 'switchboard_preregistered'],
         validator: (ctx: KoaContextLike | undefined, key: string, _value: unknown, metadata: { redirect_uris?: unknown }) => {
           if (key !== 'switchboard_checked' || ctx?.oidc?.route !== 'registration') return;
           const problem = checkRedirectUris(metadata.redirect_uris, registration);

@@ -5,58 +5,30 @@
  * gateway's button, comes back, and allows the client on the real consent page. Allowed people are
  * matched to (or created as) registry users by their e-mail; others are refused.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { exportJWK, generateKeyPair } from 'jose';
-import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { chromiumMissing, launchChromium } from '../../helpers/chromium.js';
 import { startTestGateway, type TestGateway } from '../../helpers/gateway.js';
 import { authorizeInBrowser } from '../../helpers/oauth-browser.js';
 import { pkcePair, registerClient, tokenRequest } from '../../helpers/oauth-flow.js';
+import { startTestOpenIdProvider, type TestOpenIdProvider } from '../../helpers/test-openid-provider.js';
 
 const missing = chromiumMissing();
 const REDIRECT = 'http://127.0.0.1:9/idp-test-callback';
-let idpServer: Server;
-let idpIssuer: string;
-let nextLogin = 'carol@example.com';
+let idp: TestOpenIdProvider;
 let gateway: TestGateway;
 let browser: Awaited<ReturnType<typeof launchChromium>>;
 
 beforeAll(async () => {
-  let handler: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
-  idpServer = createServer((req, res) => (handler === undefined ? res.writeHead(503).end() : handler(req, res)));
-  await new Promise<void>((resolve) => idpServer.listen(0, '127.0.0.1', resolve));
-  idpIssuer = `http://127.0.0.1:${(idpServer.address() as AddressInfo).port}`;
-  gateway = await startTestGateway({ oauth: { identityProvider: { issuer: idpIssuer, clientId: 'switchboard', allow: ['@example.com'], createUsers: true, label: 'Sign in with Example SSO' } } });
-  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
-  const provider = new Provider(idpIssuer, {
-    clients: [{ client_id: 'switchboard', redirect_uris: [`${gateway.url}/oauth/idp/callback`], token_endpoint_auth_method: 'none', grant_types: ['authorization_code'], response_types: ['code'] }],
-    jwks: { keys: [{ ...(await exportJWK(privateKey)), kid: 'idp', alg: 'RS256', use: 'sig' }] },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'] },
-    findAccount: (_ctx: unknown, id: string) => ({ accountId: id, claims: () => ({ sub: id, email: id, email_verified: true }) }),
-    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
-    features: { devInteractions: { enabled: false } },
-  });
-  // The provider's own "sign-in page": signs in `nextLogin` and consents at once.
-  provider.use(async (ctx, next) => {
-    if (!ctx.path.startsWith('/interaction/')) return next();
-    const koa = ctx as unknown as { req: IncomingMessage; res: ServerResponse; respond: boolean };
-    koa.respond = false;
-    const details = await provider.interactionDetails(koa.req, koa.res);
-    if (details.prompt.name === 'login') return provider.interactionFinished(koa.req, koa.res, { login: { accountId: nextLogin } });
-    const grant = new provider.Grant({ accountId: details.session?.accountId ?? nextLogin, clientId: String(details.params.client_id) });
-    grant.addOIDCScope('openid email profile');
-    return provider.interactionFinished(koa.req, koa.res, { consent: { grantId: await grant.save() } });
-  });
-  handler = provider.callback();
+  idp = await startTestOpenIdProvider();
+  gateway = await startTestGateway({ oauth: { identityProvider: { issuer: idp.issuer, clientId: 'switchboard', allow: ['@example.com'], createUsers: true, label: 'Sign in with Example SSO' } } });
+  await idp.accept({ clientId: 'switchboard', redirectUri: `${gateway.url}/oauth/idp/callback` });
   if (missing === undefined) browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
   await browser?.close();
   await gateway?.close();
-  await new Promise<void>((resolve) => idpServer?.close(() => resolve()));
+  await idp?.close();
 });
 
 async function authorizationUrl(): Promise<{ url: string; clientId: string; verifier: string }> {
@@ -68,7 +40,7 @@ async function authorizationUrl(): Promise<{ url: string; clientId: string; veri
 
 describe.skipIf(missing !== undefined)('sign-in through an external OpenID provider', () => {
   test('an allowed person is created as a user at first sign-in, consents, and the token is theirs', async () => {
-    nextLogin = 'carol@example.com';
+    idp.nextLogin = 'carol@example.com';
     await browser.context.clearCookies();
     const start = await authorizationUrl();
     const redirect = await authorizeInBrowser(browser.context, start.url, { identityProvider: true, redirectPrefix: REDIRECT });
@@ -80,7 +52,7 @@ describe.skipIf(missing !== undefined)('sign-in through an external OpenID provi
   }, 60_000);
 
   test('a person off the allow-list is refused and no user is created', async () => {
-    nextLogin = 'mallory@evil.example';
+    idp.nextLogin = 'mallory@evil.example';
     await browser.context.clearCookies();
     const page = await browser.context.newPage();
     try {
