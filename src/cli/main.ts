@@ -129,10 +129,11 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     .option('--no-oauth', 'Turn off the built-in OAuth authorization server (static API tokens only)')
     .option('--no-dynamic-registration', 'OAuth: refuse dynamic client registration (RFC 7591)')
     .option('--oauth-redirect-host <host>', 'OAuth: registered clients may redirect only to these https hosts (repeatable; loopback always)')
+    .option('--tool-search <mode>', 'Tool search for users without their own setting: off, on or auto (default: off, every definition)')
     .example('switchboard serve --config switchboard.yaml')
     .example('switchboard serve --stdio --config /path/to/switchboard.yaml --db /path/to/.switchboard/switchboard.db')
     .example('switchboard serve --host 0.0.0.0 --allowed-host gateway.internal.example')
-    .action((flags: GlobalFlags & { db?: unknown; host?: unknown; port?: unknown; stdio?: boolean; user?: unknown; allowedHost?: unknown; allowedOrigin?: unknown; limit?: unknown; publicUrl?: unknown; oauth?: boolean; dynamicRegistration?: boolean; oauthRedirectHost?: unknown }) => {
+    .action((flags: GlobalFlags & { db?: unknown; host?: unknown; port?: unknown; stdio?: boolean; user?: unknown; allowedHost?: unknown; allowedOrigin?: unknown; limit?: unknown; publicUrl?: unknown; oauth?: boolean; dynamicRegistration?: boolean; oauthRedirectHost?: unknown; toolSearch?: unknown }) => {
       stopsOnSignal = true;
       process.on('SIGTERM', onSignal);
       const logger = setup(flags);
@@ -148,6 +149,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
           allowedHosts: listOf(flags.allowedHost),
           allowedOrigins: listOf(flags.allowedOrigin),
           limits: listOf(flags.limit),
+          ...(flags.toolSearch === undefined ? {} : { toolSearch: String(flags.toolSearch) }),
           oauth:
             flags.oauth === false
               ? false

@@ -9,6 +9,7 @@
 
 import { resolve } from 'node:path';
 import type { ExternalAuthorizationConfig, SwitchboardConfig } from '../../config/server-spec.js';
+import { TOOL_SEARCH_MODES, type ToolSearchMode } from '../../client/search/tool-search-mode.js';
 import { formatConfigIssue } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { JsonLogLevel } from '../../gateway/json-logger.js';
@@ -31,6 +32,8 @@ export interface ServeOptions {
   limits?: string[];
   /** The built-in OAuth server (`--public-url`, `--no-oauth`, …); over HTTP only. @default on */
   oauth?: StartGatewayOptions['oauth'];
+  /** `--tool-search off|on|auto`: the mode of users without their own setting; over HTTP only. */
+  toolSearch?: string;
   logLevel: JsonLogLevel;
   /** Aborted by SIGINT/SIGTERM. */
   signal: AbortSignal;
@@ -51,6 +54,8 @@ export async function serve(options: ServeOptions): Promise<void> {
   if (options.stdio && (options.host !== undefined || options.port !== undefined)) throw usageError('--stdio serves on stdin/stdout: --host and --port do not apply');
   if (!options.stdio && options.user !== undefined) throw usageError('--user applies to --stdio only (over HTTP, each request says who it is with its token)');
   if (options.stdio && (options.limits?.length ?? 0) > 0) throw usageError('--limit applies to the HTTP gateway: over --stdio there is one client and no sockets');
+  if (options.toolSearch !== undefined && !(TOOL_SEARCH_MODES as readonly string[]).includes(options.toolSearch)) throw usageError(`--tool-search must be one of ${TOOL_SEARCH_MODES.join(', ')}, got "${options.toolSearch}"`);
+  if (options.stdio && options.toolSearch !== undefined) throw usageError('--tool-search applies to the HTTP gateway: over --stdio, set the user\'s own (switchboard users tool-search NAME on)');
   const limits = parseGatewayLimits(options.limits ?? []);
   const shared = await sharedConfig(options);
   const { createJsonLogger } = await import('../../gateway/json-logger.js');
@@ -83,6 +88,7 @@ export async function serve(options: ServeOptions): Promise<void> {
       allowedOrigins: options.allowedOrigins,
       ...oauthOf(options.oauth, shared?.config.authorization),
       ...limits,
+      ...(options.toolSearch === undefined ? {} : { toolSearch: options.toolSearch as ToolSearchMode }),
       ...(options.hurry === undefined ? {} : { hurry: options.hurry }),
     });
     try {
