@@ -94,6 +94,20 @@ test("an endpoint's toolSearch applies on /mcp/e/NAME: search and call_tool reac
   }
 });
 
+test("/api/tool-search shows the gateway's default to a user without a setting, and 'off' there sticks", async () => {
+  const erin = await gateway.addUser('erin');
+  expect(await (await gateway.api('/api/tool-search', { token: erin.token })).json()).toMatchObject({ toolSearch: { mode: 'on' }, active: true });
+  const off = await gateway.api('/api/tool-search', { method: 'PUT', token: erin.token, body: { mode: 'off' } });
+  expect(await off.json()).toMatchObject({ toolSearch: { mode: 'off' }, active: false });
+  expect((await gateway.registry.users.get('erin')).toolSearch).toEqual({ mode: 'off' });
+  const client = await connectV1(gateway.mcpUrl, erin.token);
+  try {
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('echo');
+  } finally {
+    await client.close();
+  }
+});
+
 test('switchboard serve --tool-search refuses a mode it does not know, before starting anything', async () => {
   const run = serve({ stdio: false, allowedHosts: [], allowedOrigins: [], toolSearch: 'sometimes', logLevel: 'error', signal: AbortSignal.abort(), logger: noopLogger });
   await expect(run).rejects.toThrow('--tool-search must be one of off, on, auto, got "sometimes"');
