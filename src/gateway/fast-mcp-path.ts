@@ -251,8 +251,7 @@ export class FastMcpPath {
     const user = client.user;
     if (user.id !== userId) return false;
     const access = this.#gateway.access;
-    const search = toolSearchSettingsOf(client, access.gateFor(user));
-    if (search !== undefined && search.mode !== 'off') return false;
+    if ((toolSearchSettingsOf(client, access.gateFor(user))?.mode ?? 'off') !== 'off') return false;
     return access.everythingAllowed(user) && access.gateFor(user).unrestricted;
   }
 
