@@ -54,6 +54,10 @@ export type { NameCollision, NameRename, NameReport, RenameReason } from './clie
 export type { CatalogDiff } from './client/catalog/routed-catalog.js';
 export { ToolIndex, DEFAULT_SEARCH_LIMIT } from './client/search/tool-index.js';
 export type { IndexSyncResult, ToolMatch, ToolSearchOptions } from './client/search/tool-index.js';
+export { HybridToolSearch } from './client/search/hybrid-tool-search.js';
+export type { HybridSearchResult, HybridToolSearchOptions } from './client/search/hybrid-tool-search.js';
+export { fetchEmbeddings } from './client/search/embeddings-endpoint.js';
+export type { EmbeddingsEndpointOptions } from './client/search/embeddings-endpoint.js';
 export { TOOL_SEARCH_MODES, estimateDefinitionTokens, resolveToolSearch } from './client/search/tool-search-mode.js';
 export type { ResolvedToolSearch, ToolSearchMode, ToolSearchOption, ToolSearchSettings } from './client/search/tool-search-mode.js';
 export { CALL_TOOL_NAME, SEARCH_TOOLS_NAME, ToolDiscovery, metaToolDefinitions } from './client/search/discovery-tools.js';

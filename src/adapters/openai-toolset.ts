@@ -24,6 +24,7 @@ import {
 import { toProviderSchema, type ProviderSchema } from './provider-schema.js';
 import { toResultParts } from './result-parts.js';
 import { OPENAI_MAX_TOOLS, ToolSearchOffer } from './tool-search-offer.js';
+import { fitsNativeToolSearch, toDeferredResponsesTools, type OpenAIDeferredFunctionTool, type OpenAIToolSearchTool } from './openai-native-search.js';
 import type { ToolSearchOption } from '../client/search/tool-search-mode.js';
 import { CALL_TOOL_NAME, SEARCH_TOOLS_NAME } from '../client/search/discovery-tools.js';
 import { ErrorCode, SwitchboardError } from '../errors.js';
@@ -71,6 +72,13 @@ export interface OpenAIToolsetOptions extends OpenAIToolOptions {
    * API's limit), then tool search. `'off'` with more than 128 tools throws a LimitExceeded error.
    */
   toolSearch?: ToolSearchOption;
+  /**
+   * Responses API with gpt-5.4 or later: where tool search is in force, use OpenAI's own instead of
+   * ours — `responsesToolsWithSearch()` sends every tool with `defer_loading: true` (pinned ones eager) and the
+   * `tool_search` tool, and the model's calls come by the tools' own names. Past 127 tools, and on
+   * Chat Completions (which has no tool search), `search_tools` and `call_tool` as without it. @default false
+   */
+  nativeToolSearch?: boolean;
 }
 
 /** Options of one batch of tool calls. */
@@ -82,6 +90,18 @@ export interface RunToolCallsOptions {
 interface PreparedTool {
   tool: CatalogTool;
   schema: ProviderSchema;
+}
+
+/** What the toolset offers at one catalog version. */
+interface OfferedTools {
+  /** Every tool that may be called by its own name, prepared. */
+  prepared: Map<string, PreparedTool>;
+  /** The names offered (every tool, or the meta-tools and pinned ones). */
+  offered: string[];
+  /** With OpenAI's own search in force: every tool's name, sent deferred; else undefined. */
+  native: string[] | undefined;
+  /** Pinned tools: never deferred. */
+  eager: Set<string>;
 }
 
 /** Chat Completions `tools` for a list of catalog tools. */
@@ -136,7 +156,7 @@ function prepare(tools: readonly CatalogTool[], options: OpenAIToolOptions): Pre
 export class OpenAIToolset {
   readonly #client: AdapterClient;
   readonly #options: OpenAIToolsetOptions;
-  readonly #view: CatalogView<Map<string, PreparedTool>>;
+  readonly #view: CatalogView<OfferedTools>;
   readonly #search: ToolSearchOffer;
 
   constructor(client: AdapterClient, options: OpenAIToolsetOptions = {}) {
@@ -144,8 +164,14 @@ export class OpenAIToolset {
     this.#options = options;
     this.#search = new ToolSearchOffer(client, options.toolSearch, { ...(options.filter === undefined ? {} : { allow: options.filter }), limit: { max: OPENAI_MAX_TOOLS, provider: 'OpenAI' } });
     const withoutFilter = { ...options, filter: undefined };
-    // Prepared per catalog version: the offered tools (every tool, or the meta-tools and pinned ones).
-    this.#view = new CatalogView(client, () => new Map(prepare(this.#search.current().tools, withoutFilter).map((prepared) => [prepared.tool.name, prepared])));
+    // Prepared per catalog version: the offered tools (every tool, or the meta-tools and pinned ones) and, for OpenAI's own search, every tool.
+    this.#view = new CatalogView(client, () => {
+      const offer = this.#search.current();
+      const visible = offer.searching && options.nativeToolSearch === true ? this.#search.discovery.visibleTools() : [];
+      const native = visible.length > 0 && fitsNativeToolSearch(visible.length);
+      const prepared = new Map(prepare(native ? [...offer.tools.filter((tool) => tool.server === ''), ...visible] : offer.tools, withoutFilter).map((entry) => [entry.tool.name, entry]));
+      return { prepared, offered: offer.tools.map((tool) => tool.name), native: native ? visible.map((tool) => tool.name) : undefined, eager: new Set(this.#search.discovery.pinned().map((tool) => tool.name)) };
+    });
   }
 
   /** True when the model is offered search_tools and call_tool instead of every definition. */
@@ -158,13 +184,30 @@ export class OpenAIToolset {
     return toChatCompletionsTools(this.#tools(), { ...this.#options, filter: undefined });
   }
 
+  /** True when {@link responsesToolsWithSearch} hands the search to OpenAI (`nativeToolSearch`, tool search in force, at most 127 tools). */
+  get nativeSearching(): boolean {
+    return this.#view.current.native !== undefined;
+  }
+
   /** Responses API `tools` for the catalog as it is now. */
   responsesTools(): OpenAIResponsesFunctionTool[] {
     return toResponsesTools(this.#tools(), { ...this.#options, filter: undefined });
   }
 
+  /**
+   * Responses API `tools` with OpenAI's own tool search where it applies ({@link nativeSearching}):
+   * `{ type: 'tool_search' }` and every tool with `defer_loading: true` (pinned ones eager); otherwise
+   * the same as {@link responsesTools}.
+   */
+  responsesToolsWithSearch(): Array<OpenAIResponsesFunctionTool | OpenAIToolSearchTool | OpenAIDeferredFunctionTool> {
+    const { native, prepared, eager } = this.#view.current;
+    if (native === undefined) return this.responsesTools();
+    return toDeferredResponsesTools(native.flatMap((name) => prepared.get(name) ?? []), eager);
+  }
+
   #tools(): CatalogTool[] {
-    return [...this.#view.current.values()].map((prepared) => prepared.tool);
+    const { offered, prepared } = this.#view.current;
+    return offered.flatMap((name) => prepared.get(name)?.tool ?? []);
   }
 
   /**
@@ -205,7 +248,7 @@ export class OpenAIToolset {
           return { callId: call.id, name: call.name, ok: !result.isError, parts: toResultParts(result) };
         }
       }
-      const prepared = this.#view.current.get(call.name);
+      const prepared = this.#view.current.prepared.get(call.name);
       const args = prepared === undefined ? parsed : prepared.schema.restoreArguments(parsed);
       const result = await this.#client.callTool(call.name, args, callOptions);
       return { callId: call.id, name: call.name, ok: !result.isError, parts: toResultParts(result) };

@@ -7,6 +7,7 @@
 
 export { OpenAIToolset, createOpenAIToolset, toChatCompletionsTools, toResponsesTools } from './openai-toolset.js';
 export type { OpenAIChatFunctionTool, OpenAIResponsesFunctionTool, OpenAIToolOptions, OpenAIToolsetOptions, RunToolCallsOptions } from './openai-toolset.js';
+export type { OpenAIDeferredFunctionTool, OpenAIToolSearchTool } from './openai-native-search.js';
 export type {
   ChatMediaMode,
   OpenAIChatToolMessage,

@@ -32,6 +32,7 @@ import type { CatalogTool } from '../client/multi-server-client.js';
 import type { UserClient } from '../pool/index.js';
 import { FULL_SCOPE, scopesAllow } from './oauth-server/mcp-scope.js';
 import type { RegistryUser } from '../registry/index.js';
+import { toolSearchSettingsOf } from './gateway-tool-search.js';
 
 /** Bodies the fast path read and handed to the general path (it must not read the request again). */
 const readBodies = new WeakMap<IncomingMessage, JsonBody>();
@@ -252,9 +253,8 @@ export class FastMcpPath {
   #plain(userId: string, client: UserClient): boolean {
     const user = client.user;
     if (user.id !== userId) return false;
-    const search = user.toolSearch;
-    if (search !== undefined && search.mode !== 'off') return false;
     const access = this.#gateway.access;
+    if ((toolSearchSettingsOf(client, access.gateFor(user))?.mode ?? 'off') !== 'off') return false;
     return access.everythingAllowed(user) && access.gateFor(user).unrestricted;
   }
 

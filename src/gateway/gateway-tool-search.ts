@@ -1,43 +1,59 @@
 /**
  * @module gateway/gateway-tool-search
- * Tool search on `/mcp`, per user: with the user's `toolSearch` setting on (or `auto` and the catalog
- * large), `tools/list` answers `search_tools`, `call_tool` and the pinned tools instead of every
+ * Tool search on `/mcp` and `/mcp/e/NAME`: with the setting in force on (an endpoint's `toolSearch`,
+ * else the user's own, else the gateway's default or `auto` and the catalog large), `tools/list` answers `search_tools`, `call_tool` and the pinned tools instead of every
  * definition, and `tools/call` of `call_tool` becomes a call of the tool it names — so the call goes
  * the usual way (limits, tracker, progress) and audit and metrics record the real tool. Search and
- * calls see only the user's own catalog (their servers, under their policy). `list_changed` still
+ * calls see only what the caller's gate lets through, by the names it lists (their servers, the
+ * endpoint's selection and renames, the tool rules). `list_changed` still
  * reaches clients: the catalog's notifications are untouched.
  */
 
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import { CALL_TOOL_NAME, isMetaToolName, SEARCH_TOOLS_NAME, ToolDiscovery } from '../client/search/discovery-tools.js';
-import { resolveToolSearch } from '../client/search/tool-search-mode.js';
+import { resolveToolSearch, type ToolSearchSettings } from '../client/search/tool-search-mode.js';
 import { isSwitchboardError } from '../errors.js';
 import type { UserClient } from '../pool/index.js';
-import type { CatalogTool } from '../client/multi-server-client.js';
 import type { ToolGate } from './access/tool-gate.js';
+import { GatedCatalog } from './gated-catalog.js';
 import { failureResult, toWireResult, toWireTool } from './wire-format.js';
 
 /** What a `tools/call` becomes: an answer given here, or a call of a catalog tool. */
 export type RoutedToolCall = { answer: CallToolResult } | { name: string; args: Record<string, unknown> };
 
-const discoveries = new WeakMap<UserClient, { key: string; discovery: ToolDiscovery }>();
+const discoveries = new WeakMap<UserClient, Map<ToolGate | undefined, { key: string; discovery: ToolDiscovery }>>();
 
-/** The tools `gate` lets its caller see, by server and original name (endpoints may rename them). */
-function allowedBy(client: UserClient, gate: ToolGate): (tool: CatalogTool) => boolean {
-  return (tool) => gate.list(client).some((seen) => seen.server === tool.server && seen.originalName === tool.originalName);
+/**
+ * The tool-search setting in force for `client`'s user behind `gate`: an endpoint's own mode (with the
+ * user's pins and thresholds), else the user's setting, else the gateway's default; undefined: off.
+ */
+export function toolSearchSettingsOf(client: UserClient, gate?: ToolGate): ToolSearchSettings | undefined {
+  const own = client.user.toolSearch;
+  const modes = gate?.toolSearch;
+  if (modes?.endpoint !== undefined) return { ...own, mode: modes.endpoint };
+  if (own !== undefined) return own;
+  return modes?.fallback === undefined ? undefined : { mode: modes.fallback };
 }
 
 /** The discovery of `client`'s user, as their setting is now; undefined when tool search is off. */
 function discoveryOf(client: UserClient, gate?: ToolGate): ToolDiscovery | undefined {
-  const settings = client.user.toolSearch;
+  const settings = toolSearchSettingsOf(client, gate);
   if (settings === undefined || settings.mode === 'off') return undefined;
-  // Behind an endpoint's gate, search and call_tool see only what the gate lets through (not cached: one client serves several endpoints).
-  if (gate !== undefined) return new ToolDiscovery(client, resolveToolSearch(settings, `users.${client.user.name}.toolSearch`), allowedBy(client, gate), () => client.client);
+  const where = gate?.toolSearch.endpoint === undefined ? `users.${client.user.name}.toolSearch` : `endpoints.${gate.endpoint ?? ''}.toolSearch`;
+  // Behind a gate, search and call_tool see only what it lets through (cached per gate and setting: one client serves several endpoints).
   const key = JSON.stringify(settings);
-  const known = discoveries.get(client);
+  const perGate = discoveries.get(client) ?? new Map<ToolGate | undefined, { key: string; discovery: ToolDiscovery }>();
+  discoveries.set(client, perGate);
+  const known = perGate.get(gate);
   if (known?.key === key) return known.discovery;
-  const discovery = new ToolDiscovery(client, resolveToolSearch(settings, `users.${client.user.name}.toolSearch`), () => true, () => client.client);
-  discoveries.set(client, { key, discovery });
+  const resolved = resolveToolSearch(settings, where);
+  let discovery: ToolDiscovery;
+  if (gate === undefined) discovery = new ToolDiscovery(client, resolved, () => true, () => client.client);
+  else {
+    const gated = new GatedCatalog(client, gate);
+    discovery = new ToolDiscovery(gated, resolved, () => true, () => gated);
+  }
+  perGate.set(gate, { key, discovery });
   return discovery;
 }
 
@@ -55,7 +71,7 @@ export function routeToolCall(client: UserClient, name: string, args: Record<str
   if (!isMetaToolName(name)) return { name, args };
   const discovery = discoveryOf(client, gate);
   // A catalog tool of that name wins while search is not in force.
-  if (discovery === undefined || (!discovery.active && client.getTool(name) !== undefined)) return { name, args };
+  if (discovery === undefined || (!discovery.active && (gate?.list(client) ?? client.listTools()).some((tool) => tool.name === name))) return { name, args };
   try {
     if (name === SEARCH_TOOLS_NAME) return { answer: toWireResult(discovery.search(args).result) };
     if (name === CALL_TOOL_NAME) {

@@ -7,6 +7,7 @@
  */
 
 import type { NamingStrategy, ServerSpec } from '../config/server-spec.js';
+import type { ToolSearchMode } from '../client/search/tool-search-mode.js';
 import { ErrorCode, SwitchboardError } from '../errors.js';
 import { redactingLogger } from '../util/redacting-logger.js';
 import { noopLogger, type Logger } from '../logger.js';
@@ -71,6 +72,8 @@ export interface GatewayOptions {
   tokenCacheTtlMs?: number;
   /** Rate-limit clock and bucket store (tool rules, endpoints and limits live in the registry). */
   access?: GatewayAccessOptions;
+  /** Tool search on `/mcp` (and endpoints that set none) for users without their own setting. @default none: every definition */
+  toolSearch?: ToolSearchMode;
 }
 
 /** The gateway. */
@@ -143,7 +146,7 @@ export class Gateway {
       connectionOptionsFor: (user) => forwardingOptionsFor(calls, user, logger),
     });
     let gateway: Gateway | undefined;
-    const access = new GatewayAccess(options.registry, logger, options.access);
+    const access = new GatewayAccess(options.registry, logger, options.toolSearch === undefined ? options.access : { ...options.access, toolSearchDefault: options.toolSearch });
     const mcpOptions: McpEndpointOptions = {
       lease: (user) => {
         if (gateway === undefined) throw new SwitchboardError(ErrorCode.Unavailable, 'the gateway is starting');

@@ -9,6 +9,7 @@
 
 import { resolve } from 'node:path';
 import type { ExternalAuthorizationConfig, SwitchboardConfig } from '../../config/server-spec.js';
+import { TOOL_SEARCH_MODES, type ToolSearchMode } from '../../client/search/tool-search-mode.js';
 import { formatConfigIssue } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { JsonLogLevel } from '../../gateway/json-logger.js';
@@ -36,6 +37,8 @@ export interface ServeOptions {
   oauth?: StartGatewayOptions['oauth'];
   /** `--idp-*`: sign-in through the admin's OpenID provider on the authorization page. */
   identityProvider?: IdentityProviderFlags;
+  /** `--tool-search off|on|auto`: the mode of users without their own setting; over HTTP only. */
+  toolSearch?: string;
   logLevel: JsonLogLevel;
   /** Aborted by SIGINT/SIGTERM. */
   signal: AbortSignal;
@@ -57,6 +60,8 @@ export async function serve(options: ServeOptions): Promise<void> {
   if (!options.stdio && options.endpoint !== undefined) throw usageError('--endpoint applies to --stdio only (over HTTP, clients use /mcp/e/NAME)');
   if (!options.stdio && options.user !== undefined) throw usageError('--user applies to --stdio only (over HTTP, each request says who it is with its token)');
   if (options.stdio && (options.limits?.length ?? 0) > 0) throw usageError('--limit applies to the HTTP gateway: over --stdio there is one client and no sockets');
+  if (options.toolSearch !== undefined && !(TOOL_SEARCH_MODES as readonly string[]).includes(options.toolSearch)) throw usageError(`--tool-search must be one of ${TOOL_SEARCH_MODES.join(', ')}, got "${options.toolSearch}"`);
+  if (options.stdio && options.toolSearch !== undefined) throw usageError('--tool-search applies to the HTTP gateway: over --stdio, set the user\'s own (switchboard users tool-search NAME on)');
   const limits = parseGatewayLimits(options.limits ?? []);
   const shared = await sharedConfig(options);
   const { createJsonLogger } = await import('../../gateway/json-logger.js');
@@ -89,6 +94,7 @@ export async function serve(options: ServeOptions): Promise<void> {
       allowedOrigins: options.allowedOrigins,
       ...oauthOf(withIdentityProvider(options), shared?.config.authorization),
       ...limits,
+      ...(options.toolSearch === undefined ? {} : { toolSearch: options.toolSearch as ToolSearchMode }),
       ...(options.hurry === undefined ? {} : { hurry: options.hurry }),
     });
     try {

@@ -90,11 +90,19 @@ export function termsOf(text: string): string[] {
   return terms;
 }
 
+/** Words already turned into terms: a catalog repeats a small vocabulary, so indexing mostly hits this. */
+const termCache = new Map<string, string | null>();
+const TERM_CACHE_SIZE = 50_000;
+
 /** One word as a term, or undefined for a stop word. */
 export function toTerm(word: string): string | undefined {
+  const known = termCache.get(word);
+  if (known !== undefined) return known ?? undefined;
   const lower = word.toLowerCase();
-  if (STOP_WORDS.has(lower)) return undefined;
-  return stem(lower);
+  const term = STOP_WORDS.has(lower) ? null : stem(lower);
+  if (termCache.size >= TERM_CACHE_SIZE) termCache.clear();
+  termCache.set(word, term);
+  return term ?? undefined;
 }
 
 /** A query word as its terms: itself and its synonyms, stemmed; empty for a stop word. */

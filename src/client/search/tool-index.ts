@@ -90,7 +90,7 @@ export class ToolIndex {
 
   /** The tools best matching `query`, best first. An empty query (or one of filler words only) finds nothing. */
   search(query: string, options: ToolSearchOptions = {}): ToolMatch[] {
-    const limit = checkLimit(options.limit);
+    const limit = checkSearchLimit(options.limit);
     if (typeof query !== 'string') throw new SwitchboardError(ErrorCode.InvalidArgument, `The search query must be a string, got ${typeof query}.`);
     const servers = options.servers === undefined ? undefined : new Set(options.servers);
     const accept = options.filter;
@@ -118,7 +118,8 @@ export class ToolIndex {
   }
 }
 
-function checkLimit(limit: number | undefined): number {
+/** The limit of a search, checked (default {@link DEFAULT_SEARCH_LIMIT}). */
+export function checkSearchLimit(limit: number | undefined): number {
   if (limit === undefined) return DEFAULT_SEARCH_LIMIT;
   if (!Number.isInteger(limit) || limit < 1) throw new SwitchboardError(ErrorCode.InvalidArgument, `The search limit must be a whole number of at least 1, got ${String(limit)}.`);
   return limit;

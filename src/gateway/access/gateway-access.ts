@@ -10,6 +10,7 @@
 import { ErrorCode, SwitchboardError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { EndpointRecord, RegistryUser, ServerRegistry } from '../../registry/index.js';
+import type { ToolSearchMode } from '../../client/search/tool-search-mode.js';
 import type { McpEndpoint } from '../mcp-endpoint.js';
 import { AccessState } from './access-state.js';
 import { PendingApprovals } from './pending-approvals.js';
@@ -25,6 +26,8 @@ export interface GatewayAccessOptions {
    * replica of a cluster); on SQLite a {@link MemoryBucketStore} (one process)
    */
   buckets?: RateBucketStore;
+  /** Tool search for users without their own setting. @default none (every definition) */
+  toolSearchDefault?: ToolSearchMode;
 }
 
 /** Access control of one gateway. */
@@ -47,6 +50,7 @@ export class GatewayAccess {
       now: options.now ?? Date.now,
       approvals: this.approvals,
       logger,
+      toolSearchDefault: options.toolSearchDefault,
       audit: (entry) => void registry.audit.record(entry).catch((error: unknown) => logger.warn('cannot write a policy decision to the audit log', { error: String(error) })),
     };
     this.state.on('changed', ({ snapshot }) => {

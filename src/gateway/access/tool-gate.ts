@@ -9,6 +9,7 @@
  */
 
 import type { CatalogTool } from '../../client/multi-server-client.js';
+import type { ToolSearchMode } from '../../client/search/tool-search-mode.js';
 import { ErrorCode, SwitchboardError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { describeRule, effectiveAnnotations, evaluateToolPolicy, rulesFor, scopeApplies, toolGlobMatches, type AuditRecord, type EndpointRecord, type PolicyCaller, type RateLimit, type RegistryUser } from '../../registry/index.js';
@@ -41,6 +42,8 @@ export interface ToolGateContext {
   /** Writes one audit entry (never throws; failures are logged). */
   audit: (entry: AuditRecord) => void;
   logger: Logger;
+  /** The gateway's tool-search mode for users without their own setting (`serve --tool-search`). */
+  toolSearchDefault?: ToolSearchMode | undefined;
 }
 
 /** May `user` use `endpoint`? Admins, its owner, and the users and groups it names. */
@@ -82,6 +85,17 @@ export class ToolGate {
     const snapshot = this.#context.state.current;
     const caller = this.#caller(snapshot);
     return rulesFor(snapshot.rules, caller).length === 0 && !snapshot.limits.some((limit) => scopeApplies(limit.scope, caller));
+  }
+
+  /** The tool-search modes that apply here: the endpoint's own (none on `/mcp`), and the gateway's default. */
+  get toolSearch(): { endpoint: ToolSearchMode | undefined; fallback: ToolSearchMode | undefined } {
+    const endpoint = this.#endpoint === undefined ? undefined : this.#context.state.current.endpoints.get(this.#endpoint)?.toolSearch;
+    return { endpoint, fallback: this.#context.toolSearchDefault };
+  }
+
+  /** Moves whenever the access configuration does (with the catalog's version, when {@link list} may change). */
+  get accessVersion(): number {
+    return this.#context.state.current.version;
   }
 
   /** The tools this caller may call here, as listed. */
