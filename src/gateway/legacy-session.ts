@@ -6,7 +6,6 @@
  * with the client's `DELETE`, when the user is removed, when it has been idle too long, or at shutdown.
  */
 
-import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport, type Server } from '@modelcontextprotocol/server';
 import type { ClientLease, UserClient } from '../pool/index.js';
 import { createAggregatedServer } from './aggregated-server.js';
@@ -20,6 +19,8 @@ export interface LegacySessionHooks {
   onInitialized(session: LegacySession): void;
   /** The session ended (called once). */
   onClosed(session: LegacySession): void;
+  /** The client ended the session with `DELETE` (before {@link onClosed}): it ends on every replica. */
+  onDeleted?(session: LegacySession): Promise<void> | void;
 }
 
 /** One 2025-era session. */
@@ -36,8 +37,8 @@ export class LegacySession {
   #lastActive = Date.now();
   #closing: Promise<void> | undefined;
 
-  private constructor(endpoint: UserEndpoint, lease: ClientLease, maxBodyBytes: number, hooks: LegacySessionHooks) {
-    this.id = randomUUID();
+  private constructor(id: string, endpoint: UserEndpoint, lease: ClientLease, maxBodyBytes: number, hooks: LegacySessionHooks) {
+    this.id = id;
     this.userId = endpoint.user.id;
     this.#endpoint = endpoint;
     this.#lease = lease;
@@ -46,15 +47,23 @@ export class LegacySession {
     this.#transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => this.id,
       onsessioninitialized: () => hooks.onInitialized(this),
-      onsessionclosed: () => void this.close(),
+      // Awaited by the transport: the DELETE is answered once every replica will refuse the id.
+      onsessionclosed: async () => {
+        try {
+          await hooks.onDeleted?.(this);
+        } finally {
+          void this.close();
+        }
+      },
       maxRequestBodySize: maxBodyBytes,
     });
     this.#server = createAggregatedServer({ host: endpoint, era: 'legacy', session: this.record });
     this.#server.onclose = () => void this.close();
   }
 
-  /** Opens a session for the user of `endpoint` and serves its first request (`initialize`). */
+  /** Opens a session `id` for the user of `endpoint` and serves its first request (`initialize`). */
   static async open(
+    id: string,
     endpoint: UserEndpoint,
     lease: ClientLease,
     request: Request,
@@ -63,7 +72,7 @@ export class LegacySession {
     maxBodyBytes: number,
     hooks: LegacySessionHooks,
   ): Promise<Response> {
-    const session = new LegacySession(endpoint, lease, maxBodyBytes, hooks);
+    const session = new LegacySession(id, endpoint, lease, maxBodyBytes, hooks);
     try {
       await session.#server.connect(session.#transport);
       endpoint.attach(session.record);
@@ -71,6 +80,34 @@ export class LegacySession {
       // Anything but a successful initialize leaves no session behind.
       if (session.#transport.sessionId === undefined) await session.close();
       return response;
+    } catch (error) {
+      await session.close();
+      throw error;
+    }
+  }
+
+  /**
+   * Resumes here a session another replica opened (its id carried what `initialize` said): the
+   * handshake is replayed into a fresh transport and server, so both are where the client left them.
+   * Resolves to the session, initialized, or undefined when the replayed handshake was refused.
+   */
+  static async resume(id: string, endpoint: UserEndpoint, lease: ClientLease, handshake: { protocolVersion: string; capabilities: Record<string, unknown>; clientInfo: Record<string, unknown> }, maxBodyBytes: number, hooks: LegacySessionHooks): Promise<LegacySession | undefined> {
+    const session = new LegacySession(id, endpoint, lease, maxBodyBytes, hooks);
+    try {
+      await session.#server.connect(session.#transport);
+      endpoint.attach(session.record);
+      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+      const initialize = { jsonrpc: '2.0', id: 0, method: 'initialize', params: handshake };
+      const answer = await session.#transport.handleRequest(new Request('http://replica/mcp', { method: 'POST', headers, body: JSON.stringify(initialize) }), { parsedBody: initialize });
+      await answer.body?.cancel();
+      if (session.#transport.sessionId !== id) {
+        await session.close();
+        return undefined;
+      }
+      const initialized = { jsonrpc: '2.0', method: 'notifications/initialized' };
+      const sessionHeaders = { ...headers, 'mcp-session-id': id, 'mcp-protocol-version': handshake.protocolVersion };
+      await session.#transport.handleRequest(new Request('http://replica/mcp', { method: 'POST', headers: sessionHeaders, body: JSON.stringify(initialized) }), { parsedBody: initialized });
+      return session;
     } catch (error) {
       await session.close();
       throw error;
