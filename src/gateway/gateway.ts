@@ -34,6 +34,7 @@ import { GatewayMetrics } from './gateway-metrics.js';
 import { createHostCheck, type HostCheck } from './host-check.js';
 import { LimitRefusals } from './limit-refusals.js';
 import { McpEndpoint, type McpEndpointOptions } from './mcp-endpoint.js';
+import { ReplicaHeartbeat } from './replica-heartbeat.js';
 import { SessionIds } from './session-ids.js';
 import { SessionSeal } from './session-seal.js';
 import { TokenCache } from './token-cache.js';
@@ -95,6 +96,8 @@ export class Gateway {
   readonly access: GatewayAccess;
   /** The config file's servers (shared by every user). */
   readonly sharedServers: readonly ServerSpec[];
+  /** This replica's heartbeat in the cluster of gateways on the same database (issue 20); started once it listens. */
+  readonly replica: ReplicaHeartbeat;
   readonly #streams = new Set<() => void>();
   readonly #tokens: TokenCache;
   readonly #onRegistryChange: (change: RegistryChange) => void;
@@ -121,6 +124,7 @@ export class Gateway {
     this.registry.on('session-ended', this.#onSessionEnded);
     this.sharedServers = options.sharedConfig?.servers ?? [];
     this.logger = parts.logger;
+    this.replica = new ReplicaHeartbeat(options.registry.cluster, parts.logger);
     this.pool = parts.pool;
     this.calls = parts.calls;
     this.mcp = parts.mcp;
@@ -277,6 +281,7 @@ export class Gateway {
       await this.logins.close();
       await this.#oauth?.close();
       await this.pool.close();
+      await this.replica.close();
       this.registry.off('change', this.#onRegistryChange);
       this.registry.off('session-ended', this.#onSessionEnded);
       this.#tokens.clear();

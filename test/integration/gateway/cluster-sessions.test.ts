@@ -3,7 +3,8 @@
  * real SDK v1 client whose requests alternate between them keeps one session (no second
  * `initialize`), its GET stream on one replica hears `list_changed` after an edit made through the
  * other, another user's token cannot use the id (403), an altered id is unknown (404), and a
- * `DELETE` through one replica ends the session on both, also for a replica that never held it.
+ * `DELETE` through one replica ends the session on both, also for a replica that never held it; each
+ * replica's heartbeat row puts it in the cluster (`/readyz`, `/api/cluster`).
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -118,6 +119,26 @@ describe.skipIf(reason !== undefined)(`sessions across two replicas on PostgreSQ
     } finally {
       await fresh.close({ deadlineMs: 0 });
     }
+  }, 60_000);
+
+  test('replicas on one database form the cluster: /readyz lists them; one that stops leaves it', async () => {
+    const readyz = async (url: string): Promise<{ replica: string; inCluster: boolean; replicas: Array<{ id: string; url?: string }> }> => {
+      expect(await (await fetch(`${url}/readyz`)).json()).toEqual({ ready: true });
+      const answer = await fetch(`${url}/api/cluster`, { headers: { authorization: `Bearer ${sam.token}` } });
+      expect(answer.status).toBe(200);
+      expect((await fetch(`${url}/api/cluster`, { headers: { authorization: `Bearer ${eve.token}` } })).status).toBe(403);
+      return (await answer.json()) as never;
+    };
+    const third = await startGateway({ registry: secondRegistry, port: 0 });
+    const seen = await readyz(first.url);
+    expect(seen).toMatchObject({ inCluster: true, replica: first.running.gateway.replica.id });
+    const ids = [first.running.gateway.replica.id, second.gateway.replica.id, third.gateway.replica.id];
+    expect(seen.replicas.map((replica) => replica.id)).toEqual(expect.arrayContaining(ids));
+    expect(seen.replicas.find((replica) => replica.id === third.gateway.replica.id)?.url).toBe(third.url);
+    await third.close({ deadlineMs: 0 });
+    const after = await readyz(second.url);
+    expect(after.replicas.map((replica) => replica.id)).not.toContain(third.gateway.replica.id);
+    expect(after.replicas.map((replica) => replica.id)).toEqual(expect.arrayContaining(ids.slice(0, 2)));
   }, 60_000);
 
   test('DELETE through one replica ends the session on every replica', async () => {
