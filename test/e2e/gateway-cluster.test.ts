@@ -5,6 +5,8 @@
  * 1. An SDK v1 client (2025 session) makes 300 calls that land on all three replicas (counted on each
  *    replica's /metrics) with no error and one `initialize`; its GET stream hears `list_changed`
  *    within 1 s of a tool-rule edit made through each replica in turn (two of which do not hold it).
+ * 3. (run second) A token revoked in the database (as `switchboard tokens revoke` does, from another process) is
+ *    refused by every replica within 1 s, although each had it in its token cache.
  * 2. 20 clients call in a loop while one replica is SIGKILLed: only calls in flight on it fail, each
  *    with an error; every client keeps its session and goes on; a replacement on the same port
  *    joins and takes traffic.
@@ -142,6 +144,24 @@ describe.skipIf(reason !== undefined)(`three replicas behind HAProxy${reason ===
     for (const delay of delays) expect(delay).toBeLessThan(1_000);
     expect(initializes()).toBe(1);
   }, 120_000);
+
+  test('a revoked token is refused by every replica within 1 s', async () => {
+    const user = await registry.users.add('rita');
+    const created = await registry.tokens.create(user);
+    const me = (replica: ReplicaProcess): Promise<number> => fetch(`${replica.url}/api/me`, { headers: { authorization: `Bearer ${created.token}` } }).then((answer) => answer.status);
+    // Each replica verifies it once and keeps it in its token cache (5 s).
+    expect(await Promise.all(replicas.map(me))).toEqual([200, 200, 200]);
+    const revoked = performance.now();
+    await registry.tokens.revoke(user, created.info.id);
+    const refusedAfter = await Promise.all(
+      replicas.map(async (replica) => {
+        await waitFor(async () => (await me(replica)) === 401, 5_000, `replica ${replica.port} to refuse the revoked token`);
+        return Math.round(performance.now() - revoked);
+      }),
+    );
+    console.log(`revoked token refused after: ${refusedAfter.join(', ')} ms`);
+    for (const ms of refusedAfter) expect(ms).toBeLessThan(1_000);
+  }, 60_000);
 
   test('20 clients keep their sessions while a replica is SIGKILLed; only calls in flight on it fail; a replacement takes traffic', async () => {
     const running = await Promise.all(Array.from({ length: 20 }, () => connect()));
