@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger.js';
 import type { ClusterStore, ReplicaRecord } from '../registry/index.js';
+import { SESSION_MAX_AGE_MS } from './session-seal.js';
 
 /** How often a replica writes its heartbeat. @default 2000 */
 export const HEARTBEAT_INTERVAL_MS = 2_000;
@@ -17,6 +18,8 @@ export const HEARTBEAT_INTERVAL_MS = 2_000;
 export const REPLICA_EXPIRY_MS = 10_000;
 /** A dead replica's row is deleted this long after its last beat. @default 600000 */
 export const REPLICA_FORGET_MS = 10 * 60_000;
+/** How often a replica deletes the ended sessions whose ids have expired anyway. @default 1800000 */
+export const ENDED_SESSIONS_SWEEP_MS = 30 * 60_000;
 
 /** What `/readyz` says about the cluster. */
 export interface ClusterStatus {
@@ -37,6 +40,7 @@ export class ReplicaHeartbeat {
   #url: string | undefined;
   #timer: NodeJS.Timeout | undefined;
   #lastBeat = 0;
+  #lastSweep = 0;
   #failing = false;
   #closed = false;
   #started = false;
@@ -82,10 +86,17 @@ export class ReplicaHeartbeat {
     if (this.#lastBeat > 0) await this.#cluster.leave(this.id).catch((error: unknown) => this.#logger.warn('cannot leave the cluster', { error: String(error) }));
   }
 
+  /** Ended sessions older than an id lives are forgotten (any replica may do it; deleting twice is harmless). */
+  async #sweep(): Promise<void> {
+    this.#lastSweep = Date.now();
+    await this.#cluster.forgetEndedBefore(new Date(this.#lastSweep - SESSION_MAX_AGE_MS));
+  }
+
   async #beat(): Promise<void> {
     try {
       await this.#cluster.heartbeat({ id: this.id, url: this.#url, startedAt: this.startedAt });
       this.#lastBeat = Date.now();
+      if (this.#lastBeat - this.#lastSweep >= ENDED_SESSIONS_SWEEP_MS) await this.#sweep();
       if (this.#failing) this.#logger.info('the cluster heartbeat reaches the database again', { replica: this.id });
       this.#failing = false;
     } catch (error) {
