@@ -38,6 +38,7 @@ import { registerAccessRoutes } from './routes/api-access.js';
 import { registerMcpRoute } from './routes/mcp.js';
 import { registerNamedMcpRoute } from './routes/mcp-named.js';
 import { registerMetricsRoute } from './routes/metrics.js';
+import { registerClusterRoute } from './routes/api-cluster.js';
 import { registerOAuthRoutes } from './oauth-server/oauth-routes.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -131,6 +132,7 @@ export function createGatewayApp(gateway: Gateway): GatewayApp {
 
   registerHealthRoutes(app, gateway);
   registerMetricsRoute(app, gateway);
+  registerClusterRoute(app, gateway);
   registerMcpRoute(app, gateway);
   registerNamedMcpRoute(app, gateway);
   registerAccessRoutes(app, gateway);

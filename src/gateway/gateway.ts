@@ -35,6 +35,9 @@ import { GatewayMetrics } from './gateway-metrics.js';
 import { createHostCheck, type HostCheck } from './host-check.js';
 import { LimitRefusals } from './limit-refusals.js';
 import { McpEndpoint, type McpEndpointOptions } from './mcp-endpoint.js';
+import { ReplicaHeartbeat } from './replica-heartbeat.js';
+import { SessionIds } from './session-ids.js';
+import { SessionSeal } from './session-seal.js';
 import { TokenCache } from './token-cache.js';
 import { UserSlots } from './user-slots.js';
 
@@ -96,9 +99,12 @@ export class Gateway {
   readonly access: GatewayAccess;
   /** The config file's servers (shared by every user). */
   readonly sharedServers: readonly ServerSpec[];
+  /** This replica's heartbeat in the cluster of gateways on the same database (issue 20); started once it listens. */
+  readonly replica: ReplicaHeartbeat;
   readonly #streams = new Set<() => void>();
   readonly #tokens: TokenCache;
   readonly #onRegistryChange: (change: RegistryChange) => void;
+  readonly #onSessionEnded: (ended: { digest: string }) => void;
   #shuttingDown = false;
   #closing: Promise<void> | undefined;
   #oauth: ProtectedResource | undefined;
@@ -110,10 +116,18 @@ export class Gateway {
     // Users removed or changed, tokens revoked (here or in another process): verified tokens are re-checked.
     this.#onRegistryChange = (change) => {
       if (change.kind === 'user' || change.kind === 'unknown') this.#tokens.clear();
+      // The change feed reconnected: a session ended elsewhere meanwhile ends here too.
+      if (change.kind === 'unknown') for (const endpoint of [this.mcp, ...this.access.running]) void endpoint.recheckEndedSessions().catch((error: unknown) => this.logger.warn('cannot check for ended sessions', { error: String(error) }));
     };
     this.registry.on('change', this.#onRegistryChange);
+    // A client ended its session through another replica (or another endpoint object here).
+    this.#onSessionEnded = ({ digest }) => {
+      for (const endpoint of [this.mcp, ...this.access.running]) endpoint.sessionEnded(digest);
+    };
+    this.registry.on('session-ended', this.#onSessionEnded);
     this.sharedServers = options.sharedConfig?.servers ?? [];
     this.logger = parts.logger;
+    this.replica = new ReplicaHeartbeat(options.registry.cluster, parts.logger);
     this.pool = parts.pool;
     this.calls = parts.calls;
     this.mcp = parts.mcp;
@@ -160,8 +174,10 @@ export class Gateway {
       listenSlots,
       onClient: (client, user) => gateway?.metrics.attach(client, user.name),
     };
-    const mcp = new McpEndpoint({ ...mcpOptions, toolGate: (user) => access.gateFor(user) });
-    access.serveNamedWith((name) => new McpEndpoint({ ...mcpOptions, toolGate: (user) => access.gateFor(user, name) }));
+    // Derived once: sealing an id is one AES-GCM pass, never a KDF per request.
+    const sessionIds = new SessionIds(new SessionSeal(options.registry.derivedKey('mcp session id')), options.registry.cluster);
+    const mcp = new McpEndpoint({ ...mcpOptions, sessionIds, toolGate: (user) => access.gateFor(user) });
+    access.serveNamedWith((name) => new McpEndpoint({ ...mcpOptions, sessionIds: sessionIds.forEndpoint(name), toolGate: (user) => access.gateFor(user, name) }));
     access.onListChanged(() => mcp.toolsChanged());
     let metrics: GatewayMetrics;
     try {
@@ -268,7 +284,9 @@ export class Gateway {
       await this.logins.close();
       await this.#oauth?.close();
       await this.pool.close();
+      await this.replica.close();
       this.registry.off('change', this.#onRegistryChange);
+      this.registry.off('session-ended', this.#onSessionEnded);
       this.#tokens.clear();
     })();
     return this.#closing;

@@ -31,6 +31,8 @@ export interface SessionHandshake {
 export interface SessionEngineHooks {
   /** The transport accepted an `initialize` (also a replayed one). */
   onInitialized(): void;
+  /** The client ended the session with `DELETE`; awaited before the DELETE is answered (every replica refuses the id from then on). */
+  onDeleted?(): Promise<void> | void;
   /** The client ended the session (`DELETE`) or the server closed on its own. */
   onClosed(): void;
 }
@@ -40,7 +42,14 @@ export async function createSessionEngine(id: string, endpoint: UserEndpoint, re
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: () => id,
     onsessioninitialized: () => hooks.onInitialized(),
-    onsessionclosed: () => hooks.onClosed(),
+    // Awaited by the transport: the DELETE is answered once every replica will refuse the id.
+    onsessionclosed: async () => {
+      try {
+        await hooks.onDeleted?.();
+      } finally {
+        hooks.onClosed();
+      }
+    },
     maxRequestBodySize: maxBodyBytes,
   });
   const server = createAggregatedServer({ host: endpoint, era: 'legacy', session: record });

@@ -9,7 +9,6 @@
  * `legacy-session-engine`): an idle session costs its own state, not an SDK server's.
  */
 
-import { randomUUID } from 'node:crypto';
 import type { Server } from '@modelcontextprotocol/server';
 import type { ClientLease, UserClient } from '../pool/index.js';
 import { createSessionEngine, dropSessionEngine, handshakeOf, replayInitialize, type SessionEngine, type SessionHandshake } from './legacy-session-engine.js';
@@ -26,6 +25,8 @@ export interface LegacySessionHooks {
   onInitialized(session: LegacySession): void;
   /** The session ended (called once). */
   onClosed(session: LegacySession): void;
+  /** The client ended the session with `DELETE` (before {@link onClosed}): it ends on every replica. */
+  onDeleted?(session: LegacySession): Promise<void> | void;
 }
 
 /** One 2025-era session. */
@@ -46,8 +47,8 @@ export class LegacySession {
   #lastActive = Date.now();
   #closing: Promise<void> | undefined;
 
-  private constructor(endpoint: UserEndpoint, lease: ClientLease, maxBodyBytes: number, hooks: LegacySessionHooks) {
-    this.id = randomUUID();
+  private constructor(id: string, endpoint: UserEndpoint, lease: ClientLease, maxBodyBytes: number, hooks: LegacySessionHooks) {
+    this.id = id;
     this.userId = endpoint.user.id;
     this.#endpoint = endpoint;
     this.#lease = lease;
@@ -56,8 +57,9 @@ export class LegacySession {
     this.record = newDownstreamSession(this.id, 'legacy');
   }
 
-  /** Opens a session for the user of `endpoint` and serves its first request (`initialize`). */
+  /** Opens a session `id` for the user of `endpoint` and serves its first request (`initialize`). */
   static async open(
+    id: string,
     endpoint: UserEndpoint,
     lease: ClientLease,
     request: Request,
@@ -66,7 +68,7 @@ export class LegacySession {
     maxBodyBytes: number,
     hooks: LegacySessionHooks,
   ): Promise<Response> {
-    const session = new LegacySession(endpoint, lease, maxBodyBytes, hooks);
+    const session = new LegacySession(id, endpoint, lease, maxBodyBytes, hooks);
     try {
       const engine = await session.#newEngine(() => hooks.onInitialized(session));
       session.#engine = engine;
@@ -76,6 +78,34 @@ export class LegacySession {
       if (engine.transport.sessionId === undefined) await session.close();
       else session.#handshake = handshakeOf(engine);
       return response;
+    } catch (error) {
+      await session.close();
+      throw error;
+    }
+  }
+
+  /**
+   * Resumes here a session another replica opened (its id carried what `initialize` said): the
+   * handshake is replayed into a fresh engine, as a dormant session wakes. Resolves to the session,
+   * initialized, or undefined when the replayed handshake was refused.
+   */
+  static async resume(id: string, endpoint: UserEndpoint, lease: ClientLease, handshake: { protocolVersion: string; capabilities: Record<string, unknown>; clientInfo: Record<string, unknown> }, maxBodyBytes: number, hooks: LegacySessionHooks): Promise<LegacySession | undefined> {
+    const { name, version } = handshake.clientInfo;
+    if (typeof name !== 'string' || typeof version !== 'string') return undefined;
+    const replayed: SessionHandshake = { protocolVersion: handshake.protocolVersion, capabilities: handshake.capabilities, clientInfo: { ...handshake.clientInfo, name, version } };
+    const session = new LegacySession(id, endpoint, lease, maxBodyBytes, hooks);
+    try {
+      const engine = await session.#newEngine(() => hooks.onInitialized(session));
+      session.#engine = engine;
+      endpoint.attach(session.record);
+      try {
+        await replayInitialize(engine, replayed);
+      } catch {
+        await session.close();
+        return undefined;
+      }
+      session.#handshake = replayed;
+      return session;
     } catch (error) {
       await session.close();
       throw error;
@@ -159,7 +189,7 @@ export class LegacySession {
 
   /** A new engine for this session (`onInitialized`: what its transport's accepted `initialize` does). */
   #newEngine(onInitialized: () => void): Promise<SessionEngine> {
-    return createSessionEngine(this.id, this.#endpoint, this.record, this.#maxBodyBytes, { onInitialized, onClosed: () => void this.close() });
+    return createSessionEngine(this.id, this.#endpoint, this.record, this.#maxBodyBytes, { onInitialized, onDeleted: () => this.#hooks.onDeleted?.(this), onClosed: () => void this.close() });
   }
 
   /** The engine of a dormant session, rebuilt (one rebuild for concurrent requests). */

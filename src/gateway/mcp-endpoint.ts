@@ -2,7 +2,8 @@
  * @module gateway/mcp-endpoint
  * `/mcp`: one URL for both protocol eras, per authenticated user.
  * - A request carrying `Mcp-Session-Id` belongs to a 2025-era session; the session must exist (404)
- *   and be the requester's (403).
+ *   and be the requester's (403). A session another replica of the cluster opened is resumed here
+ *   from its sealed id (see {@link SessionIds}); one the client ended is refused everywhere.
  * - A 2025-era request without one (the SDK's `isLegacyRequest`) may only open a session with
  *   `initialize`.
  * - Everything else is 2026-07-28 traffic, served statelessly by the user's own handler
@@ -12,6 +13,7 @@
  *   upstreams of its `resourceSubscriptions` subscribed.
  */
 
+import { randomUUID } from 'node:crypto';
 import { isLegacyRequest } from '@modelcontextprotocol/server';
 import { ErrorCode, SwitchboardError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -25,6 +27,8 @@ import { isListenRequest } from './listen-request.js';
 import { MAX_LISTENED_RESOURCES, listenedResources } from './listened-resources.js';
 import { isStreaming, onResponseEnd, type ExchangeEndHook } from './on-response-end.js';
 import { UserEndpoint } from './user-endpoint.js';
+import { sessionDigest } from './session-seal.js';
+import type { SessionIds } from './session-ids.js';
 import type { UserSlots } from './user-slots.js';
 
 /** Options of an {@link McpEndpoint}. */
@@ -43,6 +47,8 @@ export interface McpEndpointOptions {
   onClient?: (client: UserClient, user: RegistryUser) => void;
   /** The access check of a user here (tool rules, endpoint selection, rate limits, approvals). */
   toolGate?: (user: RegistryUser) => ToolGate;
+  /** Session ids every replica can resume (issue 20); without them ids are random and live only here. */
+  sessionIds?: SessionIds;
 }
 
 /** The `/mcp` endpoint. */
@@ -50,6 +56,10 @@ export class McpEndpoint {
   readonly #options: McpEndpointOptions;
   readonly #users = new Map<string, UserEndpoint>();
   readonly #sessions = new Map<string, LegacySession>();
+  /** Session id digests → ids, for ends announced by other replicas. */
+  readonly #digests = new Map<string, string>();
+  /** Sessions being resumed here (a GET stream and a POST may arrive together). */
+  readonly #resuming = new Map<string, Promise<LegacySession | Response>>();
   readonly #sweep: NodeJS.Timeout;
   /** Lets idle sessions' SDK servers go (they come back with the next request that needs them). */
   readonly #dormancy: NodeJS.Timeout;
@@ -155,10 +165,11 @@ export class McpEndpoint {
     if (this.#closing !== undefined) return mcpErrorResponse(new SwitchboardError(ErrorCode.Unavailable, 'the gateway is shutting down'));
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId !== null) {
-      const session = this.#sessions.get(sessionId);
+      let session = this.#sessions.get(sessionId);
       if (session === undefined) {
-        // The SDK's own answer for an unknown session: the client starts a new one.
-        return Response.json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }, { status: 404 });
+        const resumed = await this.#resume(sessionId, user);
+        if (resumed instanceof Response) return resumed;
+        session = resumed;
       }
       if (session.userId !== user.id) return mcpErrorResponse(new SwitchboardError(ErrorCode.Forbidden, 'this session belongs to another user'));
       return session.handle(request, onEnd, parsedBody);
@@ -211,12 +222,83 @@ export class McpEndpoint {
     return response;
   }
 
+  /** Another replica ended the session whose id has this digest: it ends here too. */
+  sessionEnded(digest: string): void {
+    const id = this.#digests.get(digest);
+    const session = id === undefined ? undefined : this.#sessions.get(id);
+    if (session !== undefined) void session.close();
+  }
+
+  /** Closes the sessions here that ended on other replicas while their notices may have been lost. */
+  async recheckEndedSessions(): Promise<void> {
+    const ids = this.#options.sessionIds;
+    if (ids === undefined || this.#sessions.size === 0) return;
+    for (const id of await ids.endedAmong([...this.#sessions.keys()])) void this.#sessions.get(id)?.close();
+  }
+
+  /** A session this replica does not hold: resumed from its sealed id, or the answer refusing it. */
+  #resume(id: string, user: RegistryUser): Promise<LegacySession | Response> {
+    let resuming = this.#resuming.get(id);
+    if (resuming === undefined) {
+      resuming = this.#resumeOnce(id, user).finally(() => this.#resuming.delete(id));
+      this.#resuming.set(id, resuming);
+    }
+    return resuming;
+  }
+
+  async #resumeOnce(id: string, user: RegistryUser): Promise<LegacySession | Response> {
+    // The SDK's own answer for an unknown session: the client starts a new one.
+    const notFound = (): Response => Response.json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }, { status: 404 });
+    const ids = this.#options.sessionIds;
+    if (ids === undefined) return notFound();
+    const reading = await ids.read(id, user);
+    if (reading.kind === 'forbidden') return mcpErrorResponse(new SwitchboardError(ErrorCode.Forbidden, 'this session belongs to another user'));
+    if (reading.kind === 'not-found') return notFound();
+    let release: () => void;
+    try {
+      release = this.#options.sessionSlots.take(user);
+    } catch (error) {
+      return mcpErrorResponse(error);
+    }
+    try {
+      const lease = await this.#options.lease(user);
+      const endpoint = this.endpointOf(user);
+      endpoint.bind(lease.client);
+      const { state } = reading;
+      const session = await LegacySession.resume(id, endpoint, lease, { protocolVersion: state.protocolVersion, capabilities: state.clientCapabilities, clientInfo: state.clientInfo }, this.#options.maxBodyBytes, this.#hooks(user, release, 'session resumed'));
+      return session ?? notFound();
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  /** What every session of `user` reports back: registered when initialized, its place freed when closed. */
+  #hooks(user: RegistryUser, release: () => void, opened: string): Parameters<typeof LegacySession.open>[7] {
+    const ids = this.#options.sessionIds;
+    return {
+      onInitialized: (session) => {
+        this.#sessions.set(session.id, session);
+        this.#digests.set(sessionDigest(session.id), session.id);
+        this.#options.logger.info(opened, { session: session.id.slice(0, 16), user: user.name });
+      },
+      onClosed: (session) => {
+        // Also called when the first request was no successful initialize: the place is freed.
+        release();
+        this.#digests.delete(sessionDigest(session.id));
+        if (this.#sessions.delete(session.id)) this.#options.logger.info('session closed', { session: session.id.slice(0, 16), user: user.name });
+      },
+      ...(ids === undefined ? {} : { onDeleted: (session: LegacySession) => ids.ended(session.id, session.userId) }),
+    };
+  }
+
   /** Closes sessions idle longer than the TTL; returns how many. */
   closeIdleSessions(now: number = Date.now()): number {
     let closed = 0;
     for (const session of this.#sessions.values()) {
       if (session.idleMs(now) < this.#options.sessionIdleTtlMs) continue;
-      this.#options.logger.info('closing an idle session', { session: session.id });
+      // Only this replica's copy: the session stays valid and another request resumes it.
+      this.#options.logger.info('closing an idle session', { session: session.id.slice(0, 16) });
       void session.close();
       closed++;
     }
@@ -264,20 +346,22 @@ export class McpEndpoint {
       const lease = await this.#options.lease(user);
       const endpoint = this.endpointOf(user);
       endpoint.bind(lease.client);
-      return await LegacySession.open(endpoint, lease, request, onEnd, parsedBody, this.#options.maxBodyBytes, {
-        onInitialized: (session) => {
-          this.#sessions.set(session.id, session);
-          this.#options.logger.info('session opened', { session: session.id, user: user.name });
-        },
-        onClosed: (session) => {
-          // Also called when the first request was no successful initialize: the place is freed.
-          release();
-          if (this.#sessions.delete(session.id)) this.#options.logger.info('session closed', { session: session.id, user: user.name });
-        },
-      });
+      const ids = this.#options.sessionIds;
+      const id = ids === undefined ? randomUUID() : ids.mint(user, parsedBody?.value ?? (await bodyOf(request, this.#options.maxBodyBytes)));
+      return await LegacySession.open(id, endpoint, lease, request, onEnd, parsedBody, this.#options.maxBodyBytes, this.#hooks(user, release, 'session opened'));
     } catch (error) {
       release();
       throw error;
     }
+  }
+}
+
+/** The JSON body of a request whose body was not read yet (a fetch-style caller), leaving it readable. */
+async function bodyOf(request: Request, maxBodyBytes: number): Promise<unknown> {
+  try {
+    const text = await request.clone().text();
+    return text.length > maxBodyBytes ? undefined : (JSON.parse(text) as unknown);
+  } catch {
+    return undefined;
   }
 }

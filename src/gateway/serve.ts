@@ -112,7 +112,9 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     if (isWildcard(host)) {
       logger.warn('listening on every interface: clients elsewhere must use a name given with --allowed-host', { host });
     }
-    logger.info('gateway listening', { url, registry: registry.label });
+    // In the cluster of every gateway on this database from now on (a replica that cannot write its row does not start).
+    await gateway.replica.start(url);
+    logger.info('gateway listening', { url, registry: registry.label, replica: gateway.replica.id });
     const running = gateway;
     let closing: Promise<void> | undefined;
     return {

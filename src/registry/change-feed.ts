@@ -14,6 +14,8 @@ import type { RegistryChange } from './registry-types.js';
 
 /** The LISTEN/NOTIFY channel. */
 export const REGISTRY_CHANNEL = 'switchboard_registry';
+/** The channel of ended 2025-era sessions (payload: the SHA-256 of the session id), apart from registry changes. */
+export const SESSIONS_CHANNEL = 'switchboard_sessions';
 /** How often SQLite is polled for other processes' commits. @default 1000 */
 export const DEFAULT_WATCH_INTERVAL_MS = 1_000;
 const MAX_RECONNECT_DELAY_MS = 30_000;
@@ -29,6 +31,8 @@ export interface ChangeFeedOptions {
   /** This process's id: its own notifications are not reported back. */
   origin: string;
   onChange: (change: RegistryChange) => void;
+  /** A session ended on another replica (PostgreSQL only). */
+  onSessionEnded?: (digest: string) => void;
   logger: Logger;
   /** @default DEFAULT_WATCH_INTERVAL_MS */
   pollIntervalMs?: number;
@@ -62,6 +66,13 @@ export class ChangeFeed {
     const payload: Notification = { origin: this.#options.origin, change };
     const { sql } = await import('kysely');
     await sql`select pg_notify(${REGISTRY_CHANNEL}, ${JSON.stringify(payload)})`.execute(this.#options.opened.db);
+  }
+
+  /** Tells the other replicas that the session with this id digest ended (PostgreSQL only). */
+  async publishSessionEnded(digest: string): Promise<void> {
+    if (this.#options.opened.backend !== 'postgres') return;
+    const { sql } = await import('kysely');
+    await sql`select pg_notify(${SESSIONS_CHANNEL}, ${digest})`.execute(this.#options.opened.db);
   }
 
   /** Stops watching; closes the LISTEN connection. Idempotent. */
@@ -107,6 +118,10 @@ export class ChangeFeed {
     const { default: pg } = await import('pg');
     const client = new pg.Client({ connectionString });
     client.on('notification', (message) => {
+      if (message.channel === SESSIONS_CHANNEL && message.payload !== undefined && /^[0-9a-f]{64}$/.test(message.payload)) {
+        this.#options.onSessionEnded?.(message.payload);
+        return;
+      }
       if (message.channel !== REGISTRY_CHANNEL || message.payload === undefined) return;
       const notification = parseNotification(message.payload);
       if (notification === undefined || notification.origin === this.#options.origin) return;
@@ -125,6 +140,7 @@ export class ChangeFeed {
     try {
       await client.connect();
       await client.query(`LISTEN ${REGISTRY_CHANNEL}`);
+      await client.query(`LISTEN ${SESSIONS_CHANNEL}`);
       this.#reconnectDelayMs = 1_000;
     } catch (error) {
       if (this.#listener === client) lost(error);

@@ -180,6 +180,23 @@ export interface OAuthKeysTable {
 }
 
 /** Every table of the registry. */
+/** `replicas`: the gateway processes on this database, with their heartbeat (migration 006). */
+export interface ReplicasTable {
+  id: string;
+  /** Where the replica listens, as it was started (for operators), or null. */
+  url: string | null;
+  started_at: string;
+  last_seen: string;
+}
+
+/** `ended_sessions`: 2025-era sessions a client ended, by the SHA-256 of their id (migration 006). */
+export interface EndedSessionsTable {
+  digest: string;
+  user_id: string;
+  ended_at: string;
+}
+
+/** Every table of the registry. */
 export interface RegistryDatabase {
   users: UsersTable;
   servers: ServersTable;
@@ -197,4 +214,6 @@ export interface RegistryDatabase {
   rate_buckets: RateBucketsTable;
   oauth_records: OAuthRecordsTable;
   oauth_keys: OAuthKeysTable;
+  replicas: ReplicasTable;
+  ended_sessions: EndedSessionsTable;
 }

@@ -55,6 +55,7 @@ export {
 } from './audit-writer.js';
 export type { AuditDropReason, AuditWriterOptions, AuditWriterStats } from './audit-writer.js';
 export { AccessStore } from './access-store.js';
+export type { ClusterStore, ReplicaRecord } from './cluster-store.js';
 export { GroupStore } from './group-store.js';
 export type { RegistryGroup } from './group-store.js';
 export {

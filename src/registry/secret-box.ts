@@ -123,6 +123,14 @@ export class SecretBox {
     return createHmac('sha256', subkey).update(text).digest('hex');
   }
 
+  /**
+   * A 32-byte subkey of the current key for `purpose` (HKDF-SHA256): derived once by whoever needs a key
+   * of its own (the gateway's session ids), so that key never doubles as the secrets' one.
+   */
+  subkey(purpose: string): Buffer {
+    return Buffer.from(hkdfSync('sha256', this.#current.key, '', `mcp-switchboard subkey:${purpose}`, KEY_BYTES));
+  }
+
   /** Decrypts a value made by {@link encrypt} with the same `context`. */
   decrypt(ciphertext: string, context: string): string {
     const [format, keyId, data] = ciphertext.split('.');

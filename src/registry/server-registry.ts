@@ -34,6 +34,7 @@ import type { RegistryChange, RegistryUser, UserRef } from './registry-types.js'
 import { systemResolver, type HostResolver } from './resolve-host.js';
 import { SECRET_KEY_ENV, SecretBox, commitPendingKeyFile, pendingKeyFile, writePendingKeyFile } from './secret-box.js';
 import { sealClearSecrets } from './seal-clear-secrets.js';
+import { ClusterStore } from './cluster-store.js';
 import { RegistryCatalogStore } from './registry-catalog-store.js';
 import { OAuthServerStore } from './oauth-server-store.js';
 import { ServerStore, type UserServerConfig } from './server-store.js';
@@ -78,6 +79,8 @@ export interface ServerRegistryOptions {
 export interface ServerRegistryEvents {
   /** Something changed: by this process after it committed, or by another process (`remote`). */
   change: RegistryChange;
+  /** A 2025-era session ended (its id's SHA-256): here, or on another replica (`remote`). */
+  'session-ended': { digest: string; remote: boolean };
 }
 
 /** The result of {@link ServerRegistry.rotateSecretKey}. */
@@ -112,6 +115,8 @@ export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
   readonly rateBuckets: SqlBucketStore;
   /** What the gateway's own OAuth authorization server stores (hashed codes and tokens, its keys). */
   readonly oauthServer: OAuthServerStore;
+  /** The gateway cluster's replicas and ended sessions (issue 20). */
+  readonly cluster: ClusterStore;
   readonly #opened: OpenedDatabase;
   readonly #box: SecretBox;
   readonly #keyFile: string | undefined;
@@ -136,6 +141,9 @@ export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
       onChange: (change) => {
         if (this.#closing === undefined) this.emit('change', change);
       },
+      onSessionEnded: (digest) => {
+        if (this.#closing === undefined) this.emit('session-ended', { digest, remote: true });
+      },
     });
     const context: RegistryContext = {
       db: opened.db,
@@ -159,6 +167,10 @@ export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
     this.access = new AccessStore(context);
     this.rateBuckets = new SqlBucketStore(context);
     this.oauthServer = new OAuthServerStore(context);
+    this.cluster = new ClusterStore(context, async (digest) => {
+      this.emit('session-ended', { digest, remote: false });
+      await this.#feed.publishSessionEnded(digest).catch((error: unknown) => this.#logger.warn('cannot publish an ended session', { error: String(error) }));
+    });
   }
 
   /**
@@ -189,6 +201,14 @@ export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
       await opened.db.destroy().catch(() => {});
       throw error;
     }
+  }
+
+  /**
+   * A key of its own for `purpose`, derived (HKDF) from the secret key: every process with the same
+   * key derives the same one. Call once and keep it; it changes when the key is rotated.
+   */
+  derivedKey(purpose: string): Buffer {
+    return this.#box.subkey(purpose);
   }
 
   /** The id of the key secrets are encrypted with (a fingerprint, not the key). */

@@ -11,6 +11,7 @@ import { initialMigration } from './001-initial.js';
 import { toolCatalogMigration } from './002-tool-catalog.js';
 import { oauthServerMigration } from './003-oauth-server.js';
 import { endpointsMigration } from './004-endpoints.js';
+import { clusterMigration } from './006-cluster.js';
 import { userToolSearchMigration } from './007-user-tool-search.js';
 
 /** Every migration, by version. Names sort in the order they apply. */
@@ -19,6 +20,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '002-tool-catalog': toolCatalogMigration,
   '003-oauth-server': oauthServerMigration,
   '004-endpoints': endpointsMigration,
+  '006-cluster': clusterMigration,
   '007-user-tool-search': userToolSearchMigration,
 };
 
@@ -29,6 +31,8 @@ export async function runMigrations(db: Kysely<unknown>): Promise<string[]> {
     provider: { getMigrations: async () => ({ ...MIGRATIONS }) },
     migrationTableName: 'switchboard_migration',
     migrationLockTableName: 'switchboard_migration_lock',
+    // Numbers were handed out per feature (005, 006 came after 007): a database at 007 still gets them.
+    allowUnorderedMigrations: true,
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error !== undefined) {

@@ -253,13 +253,19 @@ describe('idle sessions and unfinished requests', () => {
     return socket.closed ? Promise.resolve() : new Promise((resolve) => socket.once('close', () => resolve()));
   }
 
-  test('an idle session is closed after sessionIdleTtlMs; its id is then unknown (404)', async () => {
+  test('an idle session is closed after sessionIdleTtlMs (its memory and place freed); its id resumes it, an ended one is 404', async () => {
     const session = await openSession(gateway, gateway.adminToken);
     expect(session.status).toBe(200);
     await waitFor(() => gateway.running.gateway.mcp.sessionCount === 0, 10_000, 'the idle session to close');
     const list = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
-    const response = await gateway.api('/mcp', { method: 'POST', body: list, headers: { ...mcpHeaders, 'mcp-session-id': session.sessionId ?? '', 'mcp-protocol-version': '2025-11-25' } });
-    expect(response.status).toBe(404);
+    const headers = { ...mcpHeaders, 'mcp-session-id': session.sessionId ?? '', 'mcp-protocol-version': '2025-11-25' };
+    // The id carries the session (issue 20): the client comes back without a new initialize.
+    const resumed = await gateway.api('/mcp', { method: 'POST', body: list, headers });
+    expect(resumed.status).toBe(200);
+    await resumed.text();
+    expect(gateway.running.gateway.mcp.sessionCount).toBe(1);
+    expect((await gateway.api('/mcp', { method: 'DELETE', headers })).status).toBe(200);
+    expect((await gateway.api('/mcp', { method: 'POST', body: list, headers })).status).toBe(404);
   });
 
   test('30 slow-loris connections (partial headers, or nothing) are closed within the headers deadline; a normal request is served meanwhile', async () => {

@@ -103,7 +103,7 @@ describe('Host and Origin (DNS rebinding)', () => {
 });
 
 describe('sessions', () => {
-  test('a session without requests or open streams is closed after its idle time; its id is then unknown', async () => {
+  test('a session without requests or open streams is closed after its idle time; its id resumes it for its user only', async () => {
     const headers = { ...mcpHeaders, authorization: `Bearer ${gateway.adminToken}` };
     const opened = await fetch(gateway.mcpUrl, { method: 'POST', headers, body: initialize });
     expect(opened.status).toBe(200);
@@ -118,7 +118,12 @@ describe('sessions', () => {
     expect(gateway.running.gateway.mcp.closeIdleSessions()).toBe(0);
     expect(gateway.running.gateway.mcp.closeIdleSessions(Date.now() + 31 * 60_000)).toBe(1);
     await waitFor(() => gateway.running.gateway.mcp.sessionCount === 0, 5_000, 'the session to close');
-    expect((await fetch(gateway.mcpUrl, { method: 'POST', headers: withSession, body: list })).status).toBe(404);
+    const other = await gateway.addUser('idle-intruder');
+    expect((await fetch(gateway.mcpUrl, { method: 'POST', headers: { ...withSession, authorization: `Bearer ${other.token}` }, body: list })).status).toBe(403);
+    expect(gateway.running.gateway.mcp.sessionCount).toBe(0);
+    const resumed = await fetch(gateway.mcpUrl, { method: 'POST', headers: withSession, body: list });
+    expect(resumed.status).toBe(200);
+    await resumed.text();
   });
 });
 

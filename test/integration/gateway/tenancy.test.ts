@@ -90,7 +90,8 @@ describe('sessions are bound to their user', () => {
     const client = await connectV2(gateway.mcpUrl, alice.token, 'legacy');
     try {
       const sessionId = (client.transport as StreamableHTTPClientTransport | undefined)?.sessionId;
-      expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
+      // A sealed id (issue 20): any replica of the cluster can resume it.
+      expect(sessionId).toMatch(/^s1\.[A-Za-z0-9_-]{100,}$/);
       const body = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' });
       const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId ?? '', 'mcp-protocol-version': '2025-11-25' };
       const hijack = await gateway.api('/mcp', { token: bob.token, method: 'POST', body, headers });
