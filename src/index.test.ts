@@ -17,6 +17,9 @@ test('the export list of mcp-switchboard', () => {
       "SERVER_STATES",
       "ServerConnection",
       "SwitchboardError",
+      "UI_CLIENT_CAPABILITY",
+      "UI_EXTENSION_ID",
+      "UI_MIME_TYPE",
       "VERSION",
       "formatConfigIssue",
       "isProviderSafeName",
@@ -27,6 +30,8 @@ test('the export list of mcp-switchboard', () => {
       "normalizeConfig",
       "normalizeToolResult",
       "oauthStoreKey",
+      "safeIcons",
+      "uiResourceUriOf",
     ]
   `);
 });

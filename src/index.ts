@@ -24,6 +24,7 @@ export type { ServerState } from './connection/server-state.js';
 export type { ProgressUpdate } from './connection/lean-requester.js';
 export type {
   GetPromptResult,
+  Icon,
   JsonSchema,
   PromptDefinition,
   ReadResourceResult,
@@ -34,6 +35,8 @@ export type {
   ToolDefinition,
 } from './connection/mcp-types.js';
 export { MultiServerClient } from './client/multi-server-client.js';
+export { UI_CLIENT_CAPABILITY, UI_EXTENSION_ID, UI_MIME_TYPE, uiResourceUriOf } from './client/mcp-apps.js';
+export { safeIcons } from './client/safe-icons.js';
 export type {
   CatalogPrompt,
   CatalogResource,

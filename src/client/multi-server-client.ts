@@ -15,6 +15,7 @@ import { ErrorCode, SwitchboardError, isSwitchboardError } from '../errors.js';
 import { noopLogger, type Logger } from '../logger.js';
 import type {
   GetPromptResult,
+  Icon,
   JsonSchema,
   PromptArgument,
   PromptDefinition,
@@ -44,6 +45,8 @@ import type { CatalogStore, KnownToolNames } from './catalog-store.js';
 import { globMatcher } from './glob.js';
 import { ListChangeDebouncer } from './list-change-debouncer.js';
 import { ResultCache } from './result-cache.js';
+import { catalogExtras, withSafeIcons } from './catalog-extras.js';
+import { uiResourceServers } from './mcp-apps.js';
 import { ResourceSubscriptions, type SubscribedResource } from './resource-subscriptions.js';
 import type { NameReport } from './name-catalog.js';
 import { RoutedCatalog, type CatalogDiff } from './routed-catalog.js';
@@ -69,6 +72,10 @@ export interface CatalogTool {
   inputSchema: JsonSchema;
   outputSchema?: JsonSchema;
   annotations?: ToolAnnotations;
+  /** The server's icons for the tool (only safe image URIs, see `safeIcons`). */
+  icons?: Icon[];
+  /** The tool's `_meta` as listed (MCP Apps' `ui.resourceUri` among others). */
+  _meta?: Record<string, unknown>;
 }
 
 /** A prompt in the combined catalog. */
@@ -79,6 +86,8 @@ export interface CatalogPrompt {
   title?: string;
   description?: string;
   arguments?: PromptArgument[];
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
 }
 
 /** A resource in the combined catalog. `uri` is unique across servers (rewritten only on a clash). */
@@ -91,6 +100,8 @@ export interface CatalogResource {
   description?: string;
   mimeType?: string;
   size?: number;
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
 }
 
 /** A resource template, with its server. */
@@ -726,6 +737,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
           ...(resource.description === undefined ? {} : { description: resource.description }),
           ...(resource.mimeType === undefined ? {} : { mimeType: resource.mimeType }),
           ...(resource.size === undefined ? {} : { size: resource.size }),
+          ...catalogExtras(resource),
         });
       }
     }
@@ -949,7 +961,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
   listResourceTemplates(): CatalogResourceTemplate[] {
     return [...this.#entries.values()]
       .filter((entry) => entry.state === 'ready')
-      .flatMap((entry) => entry.resourceTemplates.map((template) => ({ ...template, server: entry.spec.name })));
+      .flatMap((entry) => entry.resourceTemplates.map((template) => ({ ...withSafeIcons(template), server: entry.spec.name })));
   }
 
   /**
@@ -991,7 +1003,8 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     const listed = this.#resources.get(uri);
     if (listed !== undefined && (server === undefined || server === listed.server)) return { server: listed.server, uri: listed.originalUri };
     if (server !== undefined) return { server, uri };
-    const candidates = await this.#serversForUri(uri);
+    const owners = uiResourceServers(this.#tools.entries, uri);
+    const candidates = owners.length > 0 ? owners : await this.#serversForUri(uri);
     if (candidates.length === 1 && candidates[0] !== undefined) return { server: candidates[0], uri };
     throw new SwitchboardError(
       ErrorCode.InvalidArgument,
@@ -1048,7 +1061,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
         enabled: entry.spec.enabled,
         ...(connection?.transportKind === undefined ? {} : { transport: connection.transportKind }),
         ...(connection?.protocolVersion === undefined ? {} : { protocolVersion: connection.protocolVersion }),
-        ...(connection?.serverInfo === undefined ? {} : { serverInfo: connection.serverInfo }),
+        ...(connection?.serverInfo === undefined ? {} : { serverInfo: withSafeIcons(connection.serverInfo) }),
         toolCount: entry.state === 'ready' || entry.state === 'degraded' || entry.state === 'reconnecting' ? this.#tools.countOf(entry.spec.name) : 0,
         restarts: connection?.restarts ?? 0,
         ...(entry.state === 'ready' && connection?.readyAt !== undefined ? { readyAt: connection.readyAt } : {}),
@@ -1137,6 +1150,7 @@ function toCatalogTool(named: { name: string; server: string; originalName: stri
   if (tool.title !== undefined) entry.title = tool.title;
   if (tool.outputSchema !== undefined) entry.outputSchema = tool.outputSchema;
   if (tool.annotations !== undefined) entry.annotations = tool.annotations;
+  Object.assign(entry, catalogExtras(tool));
   return entry;
 }
 
@@ -1149,6 +1163,7 @@ function toCatalogPrompt(named: { name: string; server: string; originalName: st
     ...(prompt.title === undefined ? {} : { title: prompt.title }),
     ...(prompt.description === undefined ? {} : { description: prompt.description }),
     ...(prompt.arguments === undefined ? {} : { arguments: prompt.arguments }),
+    ...catalogExtras(prompt),
   };
 }
 

@@ -16,6 +16,7 @@ import type { AuthProvider, Client, ClientCapabilities, FetchLike, JSONRPCMessag
 import type { OAuthClientOptions } from '../auth/create-oauth-authorizer.js';
 import type { OAuthAuthorizer } from '../auth/oauth-authorizer.js';
 import type { HttpServerSpec, ServerSpec, StdioServerSpec } from '../config/server-spec.js';
+import { clientCapabilities } from './client-capabilities.js';
 import { DEFAULT_HEALTH_CHECK_POLICY, DEFAULT_RESTART_POLICY, DEFAULT_STDIO_PROBE_TIMEOUT_MS } from '../config/server-spec.js';
 import { ErrorCode, SwitchboardError, isSwitchboardError } from '../errors.js';
 import { isDebugEnabled, noopLogger, type Logger } from '../logger.js';
@@ -67,6 +68,10 @@ export interface ServerConnectionOptions {
   onElicitation?: ServerRequestHandler;
   /** Answers `sampling/createMessage`; the capability is declared only when given. */
   onSampling?: ServerRequestHandler;
+  /** `onElicitation` shows URL-mode elicitations too (declares `elicitation.url`). */
+  urlElicitation?: boolean;
+  /** Extensions declared to every server (`capabilities.extensions`), e.g. MCP Apps' `io.modelcontextprotocol/ui`. */
+  extensions?: Record<string, Record<string, unknown>>;
   /** Answers `roots/list`; the capability is declared only when given. */
   roots?: () => Promise<Array<{ uri: string; name?: string }>>;
   /** A fetch for HTTP servers (e.g. one that pins resolved addresses). */
@@ -526,7 +531,7 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
     const server = this.spec.name;
     return new LeanClient({
       clientInfo: this.#options.clientInfo ?? { name: 'mcp-switchboard', version: VERSION },
-      capabilities: {},
+      capabilities: clientCapabilities(this.#options),
       serverName: server,
       ...(send === undefined ? {} : { send }),
       onRpcError: (error, method) => rpcError(error, server, method),
@@ -561,10 +566,7 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
 
   async #createClient(mode: ServerSpec['protocol'] | undefined, probeTimeoutMs: number | undefined): Promise<Client> {
     const { Client } = await loadClientSdk();
-    const capabilities: ClientCapabilities = {};
-    if (this.#options.onElicitation !== undefined) capabilities.elicitation = { form: { applyDefaults: true } };
-    if (this.#options.onSampling !== undefined) capabilities.sampling = {};
-    if (this.#options.roots !== undefined) capabilities.roots = { listChanged: true };
+    const capabilities = clientCapabilities(this.#options) as ClientCapabilities;
     const negotiation =
       mode === undefined || mode === 'legacy'
         ? undefined

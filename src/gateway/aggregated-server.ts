@@ -24,7 +24,9 @@ import { Conversation, type CallConversations } from './call-conversations.js';
 import type { CallDownstream, CallTracker } from './call-tracker.js';
 import { DEFAULT_FORWARDED_REQUEST_TIMEOUT_MS } from './gateway-defaults.js';
 import { isLogLevel, passesLevel, type DownstreamSession, type UpstreamResource } from './downstream-session.js';
-import { failureResult, isRecord, toProtocolError, toWirePromptResult, toWireReadResult, toWireResult, toWireTool } from './wire-format.js';
+import { failureResult, isRecord, toProtocolError, toWirePromptResult, toWireReadResult, toWireResult } from './wire-format.js';
+import { toWirePrompt, toWireResource, wireToolsFor } from './wire-catalog.js';
+import { UI_EXTENSION_ID } from '../client/mcp-apps.js';
 
 /** What an aggregated server needs from its surroundings (the user's endpoint). */
 export interface AggregatedServerHost {
@@ -57,6 +59,8 @@ export const GATEWAY_CAPABILITIES = {
   prompts: { listChanged: true },
   logging: {},
   completions: {},
+  // MCP Apps pass through: a client that declares the extension gets the tools' UI metadata.
+  extensions: { [UI_EXTENSION_ID]: {} },
 };
 
 /** Builds the server for one downstream connection (2025) or request (2026-07-28). */
@@ -65,7 +69,7 @@ export function createAggregatedServer(options: AggregatedServerOptions): Server
   const server = new Server({ name: 'mcp-switchboard', version: VERSION }, { capabilities: GATEWAY_CAPABILITIES, instructions: instructionsOf(host.client()) });
   if (session !== undefined) session.server = server;
 
-  server.setRequestHandler('tools/list', () => ({ tools: host.client().listTools().map(toWireTool) }));
+  server.setRequestHandler('tools/list', () => ({ tools: wireToolsFor(host.client().listTools(), server.getClientCapabilities()) }));
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const client = host.client();
@@ -100,14 +104,7 @@ export function createAggregatedServer(options: AggregatedServerOptions): Server
     }
   });
 
-  server.setRequestHandler('prompts/list', () => ({
-    prompts: host.client().listPrompts().map((prompt) => ({
-      name: prompt.name,
-      ...(prompt.title === undefined ? {} : { title: prompt.title }),
-      ...(prompt.description === undefined ? {} : { description: prompt.description }),
-      ...(prompt.arguments === undefined ? {} : { arguments: prompt.arguments }),
-    })),
-  }));
+  server.setRequestHandler('prompts/list', () => ({ prompts: host.client().listPrompts().map(toWirePrompt) }));
 
   server.setRequestHandler('prompts/get', async (request, ctx) => {
     try {
@@ -118,16 +115,7 @@ export function createAggregatedServer(options: AggregatedServerOptions): Server
     }
   });
 
-  server.setRequestHandler('resources/list', () => ({
-    resources: host.client().listResources().map((resource) => ({
-      uri: resource.uri,
-      name: resource.name,
-      ...(resource.title === undefined ? {} : { title: resource.title }),
-      ...(resource.description === undefined ? {} : { description: resource.description }),
-      ...(resource.mimeType === undefined ? {} : { mimeType: resource.mimeType }),
-      ...(resource.size === undefined ? {} : { size: resource.size }),
-    })),
-  }));
+  server.setRequestHandler('resources/list', () => ({ resources: host.client().listResources().map(toWireResource) }));
 
   server.setRequestHandler('resources/templates/list', () => ({
     resourceTemplates: host.client().listResourceTemplates().map(({ server: _server, ...template }) => template),

@@ -9,6 +9,7 @@
  */
 
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { UI_CLIENT_CAPABILITY, UI_EXTENSION_ID } from '../client/mcp-apps.js';
 import type { ServerSpec } from '../config/server-spec.js';
 import type { ServerConnectionOptions } from '../connection/server-connection.js';
 import type { Logger } from '../logger.js';
@@ -22,6 +23,8 @@ export function forwardingOptionsFor(tracker: CallTracker, user: RegistryUser, l
   const options: ServerConnectionOptions = {
     onElicitation: (params, { server, signal }) => forward(tracker, user, server, 'elicitation/create', params, signal, logger),
     onSampling: (params, { server, signal }) => forward(tracker, user, server, 'sampling/createMessage', params, signal, logger),
+    // The gateway carries MCP Apps to the clients that render them (see wire-catalog), so upstreams may offer their apps.
+    extensions: { [UI_EXTENSION_ID]: UI_CLIENT_CAPABILITY },
   };
   return () => options;
 }
