@@ -47,6 +47,7 @@ import { ListChangeDebouncer } from './list-change-debouncer.js';
 import { ResultCache } from './result-cache.js';
 import { catalogExtras, withSafeIcons } from './catalog-extras.js';
 import { uiResourceServers } from './mcp-apps.js';
+import { OutputCheck } from './output-check.js';
 import { ResourceSubscriptions, type SubscribedResource } from './resource-subscriptions.js';
 import type { NameReport } from './name-catalog.js';
 import { RoutedCatalog, type CatalogDiff } from './routed-catalog.js';
@@ -254,6 +255,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
   readonly #logger: Logger;
   readonly #entries = new Map<string, ServerEntry>();
   readonly #validator: ArgumentValidator;
+  readonly #outputCheck: OutputCheck;
   #tools: RoutedCatalog<CatalogTool>;
   #prompts: RoutedCatalog<CatalogPrompt>;
   #resources = new Map<string, CatalogResource>();
@@ -284,6 +286,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     this.#options = options;
     this.#logger = options.logger ?? noopLogger;
     this.#validator = new ArgumentValidator(this.#logger);
+    this.#outputCheck = new OutputCheck(this.#validator, this.#logger);
     this.#subscriptions = new ResourceSubscriptions(this.#logger);
     this.#cache = new ResultCache({ ...(options.cacheMaxBytes === undefined ? {} : { maxBytes: options.cacheMaxBytes }), ...(options.now === undefined ? {} : { now: options.now }) });
     this.#stats = new StatsCollector(options.now);
@@ -850,7 +853,9 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
         finish({ ok: !result.isError, isError: result.isError });
         return result;
       };
-      return connection.callTool(tool.originalName, args, callOptions).then(succeeded, (error: unknown) =>
+      const sent = connection.callTool(tool.originalName, args, callOptions);
+      const mode = entry.spec.validateOutput;
+      return (this.#outputCheck.applies(tool, mode) ? sent.then((result) => this.#outputCheck.check(tool, result, mode)) : sent).then(succeeded, (error: unknown) =>
         this.#retry(error, entry, connection, tool, args, options, callOptions, started).then(succeeded, (final: unknown) => {
           callDone(entry);
           if (writes) this.#cache.invalidate(server);
@@ -879,7 +884,8 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
       this.#logger.info('retrying a call that is safe to repeat', { server: tool.server, tool: tool.originalName, attempt, error: isSwitchboardError(error) ? error.code : String(error) });
       await abortableDelay(Math.min(remaining, backoffDelay(attempt - 2, { initialMs: policy.backoffMs, maxMs: policy.maxBackoffMs })), options.signal);
       try {
-        return await connection.callTool(tool.originalName, args, { ...callOptions, timeoutMs: Math.max(1, deadline - performance.now()) });
+        const result = await connection.callTool(tool.originalName, args, { ...callOptions, timeoutMs: Math.max(1, deadline - performance.now()) });
+        return await this.#outputCheck.check(tool, result, entry.spec.validateOutput);
       } catch (retryError) {
         error = retryError;
       }
