@@ -48,6 +48,7 @@ import { ResultCache } from './result-cache.js';
 import { catalogExtras, withSafeIcons } from './catalog-extras.js';
 import { uiResourceServers } from './mcp-apps.js';
 import { OutputCheck } from './output-check.js';
+import { withTraceMeta } from './trace-meta.js';
 import { ResourceSubscriptions, type SubscribedResource } from './resource-subscriptions.js';
 import type { NameReport } from './name-catalog.js';
 import { RoutedCatalog, type CatalogDiff } from './routed-catalog.js';
@@ -813,7 +814,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     const callId = ++this.#nextCallId;
     const started = performance.now();
     this.#stats.callStarted(server, tool.originalName);
-    const span = startToolSpan(tool.name, server, tool.originalName);
+    const span = startToolSpan(tool.name, server, tool.originalName, options.traceContext);
     if (this.listenerCount('tool-call-start') > 0) this.emit('tool-call-start', { callId, name: tool.name, server, originalName: tool.originalName });
     const finish = (outcome: { ok: boolean; isError: boolean; errorCode?: string; cached?: boolean }): void => {
       const durationMs = performance.now() - started;
@@ -844,7 +845,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
       const writes = caching && cachePolicy === undefined && mayWrite(tool);
       if (writes) this.#cache.invalidate(server);
       const generation = caching ? this.#cache.generation(server) : 0;
-      const callOptions = this.#callOptions(options, callId, tool);
+      const callOptions = withTraceMeta(this.#callOptions(options, callId, tool), span);
       entry.running++;
       const succeeded = (result: ToolResult): ToolResult => {
         callDone(entry);

@@ -17,6 +17,7 @@ import type { OAuthClientOptions } from '../auth/create-oauth-authorizer.js';
 import type { OAuthAuthorizer } from '../auth/oauth-authorizer.js';
 import type { HttpServerSpec, ServerSpec, StdioServerSpec } from '../config/server-spec.js';
 import { clientCapabilities } from './client-capabilities.js';
+import type { TraceContext } from './trace-context.js';
 import { DEFAULT_HEALTH_CHECK_POLICY, DEFAULT_RESTART_POLICY, DEFAULT_STDIO_PROBE_TIMEOUT_MS } from '../config/server-spec.js';
 import { ErrorCode, SwitchboardError, isSwitchboardError } from '../errors.js';
 import { isDebugEnabled, noopLogger, type Logger } from '../logger.js';
@@ -99,6 +100,10 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Progress notifications of this call; each also restarts the deadline. */
   onProgress?: (progress: ProgressUpdate) => void;
+  /** Keys added to the request's `_meta` (tools/call), e.g. the W3C trace context. */
+  meta?: Record<string, unknown>;
+  /** The trace the call belongs to (arrived with the caller's own request); continued to the server. */
+  traceContext?: TraceContext;
 }
 
 /** Events of a {@link ServerConnection}. */
@@ -736,7 +741,7 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
       if (client instanceof LeanClient) throw new SwitchboardError(ErrorCode.Internal, `server "${this.spec.name}": the lean session has no requester`);
       try {
         const result = await client.callTool(
-          { name, arguments: args },
+          { name, arguments: args, ...(options.meta === undefined ? {} : { _meta: options.meta }) },
           {
             timeout: options.timeoutMs ?? this.spec.callTimeoutMs,
             resetTimeoutOnProgress: true,
@@ -749,7 +754,7 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
         throw this.#callError(error, `tools/call ${name}`, options.signal);
       }
     }
-    const raw = await this.#request('tools/call', { name, arguments: args }, options, name);
+    const raw = await this.#request('tools/call', { name, arguments: args, ...(options.meta === undefined ? {} : { _meta: options.meta }) }, options, name);
     return normalizeToolResult(raw, this.spec.name);
   }
 

@@ -26,6 +26,7 @@ import { DEFAULT_FORWARDED_REQUEST_TIMEOUT_MS } from './gateway-defaults.js';
 import { isLogLevel, passesLevel, type DownstreamSession, type UpstreamResource } from './downstream-session.js';
 import { failureResult, isRecord, toProtocolError, toWirePromptResult, toWireReadResult, toWireResult } from './wire-format.js';
 import { toWirePrompt, toWireResource, wireToolsFor } from './wire-catalog.js';
+import { incomingTrace } from './incoming-trace.js';
 import { UI_EXTENSION_ID } from '../client/mcp-apps.js';
 
 /** What an aggregated server needs from its surroundings (the user's endpoint). */
@@ -95,7 +96,8 @@ export function createAggregatedServer(options: AggregatedServerOptions): Server
                 .notify({ method: 'notifications/progress', params: { progressToken, progress: progress.progress, ...(progress.total === undefined ? {} : { total: progress.total }), ...(progress.message === undefined ? {} : { message: progress.message }) } })
                 .catch(() => {});
             };
-      const result = await client.callTool(name, args, { signal, ...(onProgress === undefined ? {} : { onProgress }) });
+      const traceContext = incomingTrace(ctx);
+      const result = await client.callTool(name, args, { signal, ...(onProgress === undefined ? {} : { onProgress }), ...(traceContext === undefined ? {} : { traceContext }) });
       return server.projectCallToolResult(toWireResult(result), tool.outputSchema);
     } catch (error) {
       return callFailure(error, ctx.mcpReq.signal, call.abort.signal, tool);
@@ -226,7 +228,8 @@ async function modernCall(server: Server, host: AggregatedServerHost, ctx: Serve
         .notify({ method: 'notifications/progress', params: { progressToken, progress: progress.progress, ...(progress.total === undefined ? {} : { total: progress.total }), ...(progress.message === undefined ? {} : { message: progress.message }) } })
         .catch(() => {});
     };
-    conversation.run(host.client().callTool(tool.name, args, { signal: call.abort.signal, onProgress }), call.abort.signal, end);
+    const traceContext = incomingTrace(ctx);
+    conversation.run(host.client().callTool(tool.name, args, { signal: call.abort.signal, onProgress, ...(traceContext === undefined ? {} : { traceContext }) }), call.abort.signal, end);
   }
   round.ctx = ctx;
   // The client giving up on this round cancels the call.
