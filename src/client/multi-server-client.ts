@@ -49,6 +49,8 @@ import { catalogExtras, withSafeIcons } from './catalog-extras.js';
 import { uiResourceServers } from './mcp-apps.js';
 import { OutputCheck } from './output-check.js';
 import { withTraceMeta } from './trace-meta.js';
+import { CachedReads } from './cached-reads.js';
+import type { ReadCache } from './read-cache.js';
 import { ResourceSubscriptions, type SubscribedResource } from './resource-subscriptions.js';
 import type { NameReport } from './name-catalog.js';
 import { RoutedCatalog, type CatalogDiff } from './routed-catalog.js';
@@ -172,6 +174,8 @@ export interface MultiServerClientOptions extends Omit<ServerConnectionOptions, 
   maxRetryDelayMs?: number;
   /** Options for one server's connection (e.g. a per-user fetch), merged over the shared ones. */
   connectionOptions?: (spec: ServerSpec) => ServerConnectionOptions;
+  /** Where `public` hinted resource reads are kept for the clients of other users too (the gateway's pool shares one). */
+  sharedReadCache?: ReadCache;
   /** Bound on the bytes of cached results, all servers together. @default DEFAULT_CACHE_MAX_BYTES */
   cacheMaxBytes?: number;
   /** The clock of cache expiry and stats timelines (ms since epoch). @default Date.now */
@@ -265,6 +269,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
   #nextCallId = 0;
   #started = false;
   readonly #cache: ResultCache;
+  readonly #reads: CachedReads;
   /** Exposed names of tools whose server is down, to explain failed calls. */
   readonly #unavailable = new Map<string, string>();
   /** Servers that are enabled (the others are never started). */
@@ -289,7 +294,12 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     this.#validator = new ArgumentValidator(this.#logger);
     this.#outputCheck = new OutputCheck(this.#validator, this.#logger);
     this.#subscriptions = new ResourceSubscriptions(this.#logger);
-    this.#cache = new ResultCache({ ...(options.cacheMaxBytes === undefined ? {} : { maxBytes: options.cacheMaxBytes }), ...(options.now === undefined ? {} : { now: options.now }) });
+    this.#reads = new CachedReads({ ...(options.sharedReadCache === undefined ? {} : { shared: options.sharedReadCache }), ...(options.now === undefined ? {} : { now: options.now }) });
+    this.#cache = new ResultCache({
+      ...(options.cacheMaxBytes === undefined ? {} : { maxBytes: options.cacheMaxBytes }),
+      ...(options.now === undefined ? {} : { now: options.now }),
+      onInvalidate: (server) => this.#reads.invalidate(server),
+    });
     this.#stats = new StatsCollector(options.now);
     const maxStarts = options.maxConcurrentStarts ?? config.maxConcurrentStarts;
     this.#startLimiter = options.startLimiter ?? (maxStarts === undefined ? undefined : new StartLimiter(maxStarts));
@@ -586,7 +596,10 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
   #wire(entry: ServerEntry, connection: ServerConnection): void {
     const server = entry.spec.name;
     connection.on('list-changed', ({ kind }) => this.#onListChanged(entry, connection, kind));
-    connection.on('resource-updated', ({ uri }) => this.emit('resources-changed', { server, uri }));
+    connection.on('resource-updated', ({ uri }) => {
+      this.#reads.invalidate(server, uri);
+      this.emit('resources-changed', { server, uri });
+    });
     connection.on('log', ({ level, logger, data }) => this.emit('server-log', { server, level, ...(logger === undefined ? {} : { logger }), data, source: 'mcp' }));
     connection.on('stderr', ({ line }) => this.emit('server-log', { server, level: 'info', data: line, source: 'stderr' }));
     connection.on('state-change', ({ to, error }) => {
@@ -977,7 +990,10 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
    */
   async readResource(uri: string, options: CallOptions & { server?: string } = {}): Promise<ReadResourceResult> {
     const resource = await this.#resourceOf(uri, options.server);
-    return this.#connectionOf(resource.server).readResource(resource.uri, options);
+    const connection = this.#connectionOf(resource.server);
+    const spec = this.#entries.get(resource.server)?.spec;
+    const read = (): Promise<ReadResourceResult> => connection.readResource(resource.uri, options);
+    return spec === undefined ? read() : this.#reads.read(spec, resource.uri, read);
   }
 
   /**

@@ -16,6 +16,7 @@ import type { RegistryChange, RegistryUser } from '../registry/registry-types.js
 import type { ServerRegistry } from '../registry/server-registry.js';
 import { authenticate, bearerTokenOf } from './auth.js';
 import { CallTracker } from './call-tracker.js';
+import { ReadCache } from '../client/read-cache.js';
 import { forwardingOptionsFor } from './forward-server-requests.js';
 import {
   DEFAULT_MAX_BODY_BYTES,
@@ -130,6 +131,8 @@ export class Gateway {
     const calls = new CallTracker();
     const pool = new ClientPool(options.registry, {
       ...options.pool,
+      // Reads a server marked `public` are served to every user of an identical server entry; `private` ones never leave their user's client.
+      clientOptions: { sharedReadCache: new ReadCache(), ...options.pool?.clientOptions },
       logger,
       ...(options.sharedConfig === undefined ? {} : { sharedConfig: options.sharedConfig }),
       connectionOptionsFor: (user) => forwardingOptionsFor(calls, user, logger),
