@@ -17,6 +17,7 @@ import type { OAuthClientOptions } from '../auth/create-oauth-authorizer.js';
 import type { OAuthAuthorizer } from '../auth/oauth-authorizer.js';
 import type { HttpServerSpec, ServerSpec, StdioServerSpec } from '../config/server-spec.js';
 import { clientCapabilities } from './client-capabilities.js';
+import { guardedElicitation } from './url-elicitation.js';
 import type { TraceContext } from './trace-context.js';
 import { DEFAULT_HEALTH_CHECK_POLICY, DEFAULT_RESTART_POLICY, DEFAULT_STDIO_PROBE_TIMEOUT_MS } from '../config/server-spec.js';
 import { ErrorCode, SwitchboardError, isSwitchboardError } from '../errors.js';
@@ -595,7 +596,7 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
     const { onElicitation, onSampling, roots } = this.#options;
     if (onElicitation !== undefined) {
       client.setRequestHandler('elicitation/create', async (request, context) =>
-        (await onElicitation(request.params as Record<string, unknown>, { server, signal: context.mcpReq.signal })) as never,
+        (await onElicitation(guardedElicitation(request.params as Record<string, unknown>, server, this.#options.urlElicitation === true), { server, signal: context.mcpReq.signal })) as never,
       );
     }
     if (onSampling !== undefined) {

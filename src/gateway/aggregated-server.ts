@@ -212,6 +212,7 @@ async function modernCall(server: Server, host: AggregatedServerHost, ctx: Serve
       key: conversation,
       era: 'modern',
       canElicit: capabilities?.elicitation !== undefined,
+      canElicitUrl: capabilities?.elicitation?.url !== undefined,
       canSample: capabilities?.sampling !== undefined,
       request: (method, params, signal) => conversation.ask(method, params, signal),
       log: (level, data, logger) => {
@@ -258,6 +259,7 @@ function downstreamOf(server: Server, ctx: ServerContext, era: 'legacy', session
     key: session ?? server,
     era,
     canElicit: capabilities?.elicitation !== undefined,
+      canElicitUrl: capabilities?.elicitation?.url !== undefined,
     canSample: capabilities?.sampling !== undefined,
     request: (method, params, signal) =>
       ctx.mcpReq.send({ method, params }, { signal, timeout: DEFAULT_FORWARDED_REQUEST_TIMEOUT_MS, resetTimeoutOnProgress: true }),
