@@ -37,6 +37,11 @@ export type {
 export { MultiServerClient } from './client/multi-server-client.js';
 export { UI_CLIENT_CAPABILITY, UI_EXTENSION_ID, UI_MIME_TYPE, uiResourceUriOf } from './client/mcp-apps.js';
 export { safeIcons } from './client/safe-icons.js';
+export type { ToolTask, TaskStatus } from './client/tasks/task-types.js';
+export type { TaskRef, ToolTasks } from './client/tasks/tool-tasks.js';
+export type { WaitOptions as TaskWaitOptions } from './client/tasks/task-requests.js';
+export type { TraceContext } from './connection/trace-context.js';
+export type { OutputValidation } from './config/server-spec.js';
 export type {
   CatalogPrompt,
   CatalogResource,

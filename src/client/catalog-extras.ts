@@ -1,8 +1,9 @@
 /**
  * @module client/catalog-extras
  * What the catalog keeps of a listed tool, prompt or resource beyond its name and schemas: its icons
- * (only safe ones, see {@link safeIcons}) and its `_meta` as the server sent it (MCP Apps put the
- * tool's `ui://` resource there; other extensions put their own keys).
+ * (only safe ones, see {@link safeIcons}), its `_meta` as the server sent it (MCP Apps put the
+ * tool's `ui://` resource there; other extensions put their own keys), and a tool's `execution`
+ * (whether it runs as a task).
  */
 
 import { safeIcons } from './safe-icons.js';
@@ -12,15 +13,18 @@ import type { Icon } from '../connection/mcp-types.js';
 export interface CatalogExtras {
   icons?: Icon[];
   _meta?: Record<string, unknown>;
+  execution?: { taskSupport?: 'forbidden' | 'optional' | 'required'; [key: string]: unknown };
 }
 
 /** The icons and `_meta` of a listed item (fields absent when it has none). */
-export function catalogExtras(item: { icons?: unknown; _meta?: unknown }): CatalogExtras {
+export function catalogExtras(item: { icons?: unknown; _meta?: unknown; execution?: unknown }): CatalogExtras {
   const extras: CatalogExtras = {};
   const icons = item.icons === undefined ? undefined : safeIcons(item.icons);
   if (icons !== undefined) extras.icons = icons;
   const meta = item._meta;
   if (typeof meta === 'object' && meta !== null && !Array.isArray(meta)) extras._meta = meta as Record<string, unknown>;
+  const execution = item.execution;
+  if (typeof execution === 'object' && execution !== null && !Array.isArray(execution)) extras.execution = execution as CatalogExtras['execution'] & object;
   return extras;
 }
 

@@ -50,6 +50,9 @@ import { uiResourceServers } from './mcp-apps.js';
 import { OutputCheck } from './output-check.js';
 import { withTraceMeta } from './trace-meta.js';
 import { CachedReads } from './cached-reads.js';
+import { callAsTask } from './tasks/call-as-task.js';
+import { taskSupportOf } from './tasks/task-types.js';
+import { ToolTasks } from './tasks/tool-tasks.js';
 import type { ReadCache } from './read-cache.js';
 import { ResourceSubscriptions, type SubscribedResource } from './resource-subscriptions.js';
 import type { NameReport } from './name-catalog.js';
@@ -80,6 +83,8 @@ export interface CatalogTool {
   icons?: Icon[];
   /** The tool's `_meta` as listed (MCP Apps' `ui.resourceUri` among others). */
   _meta?: Record<string, unknown>;
+  /** How the tool runs: `taskSupport` says whether it may (`optional`) or must (`required`) run as a task. */
+  execution?: { taskSupport?: 'forbidden' | 'optional' | 'required'; [key: string]: unknown };
 }
 
 /** A prompt in the combined catalog. */
@@ -270,6 +275,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
   #started = false;
   readonly #cache: ResultCache;
   readonly #reads: CachedReads;
+  #tasks: ToolTasks | undefined;
   /** Exposed names of tools whose server is down, to explain failed calls. */
   readonly #unavailable = new Map<string, string>();
   /** Servers that are enabled (the others are never started). */
@@ -768,6 +774,12 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     this.emit('server-state-change', { server: entry.spec.name, from, to, ...(error === undefined ? {} : { error }) });
   }
 
+  /** Tasks of this client's tools: start a call as a task, poll, wait, fetch the result, cancel. */
+  get tasks(): ToolTasks {
+    this.#tasks ??= new ToolTasks(this);
+    return this.#tasks;
+  }
+
   /** The version of the tool catalog; bumps on every change. */
   get catalogVersion(): number {
     return this.#tools.version;
@@ -867,7 +879,8 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
         finish({ ok: !result.isError, isError: result.isError });
         return result;
       };
-      const sent = connection.callTool(tool.originalName, args, callOptions);
+      // A tool that requires a task runs as one; the caller sees an ordinary call.
+      const sent = taskSupportOf(tool) === 'required' ? callAsTask(connection, tool.originalName, args, callOptions) : connection.callTool(tool.originalName, args, callOptions);
       const mode = entry.spec.validateOutput;
       return (this.#outputCheck.applies(tool, mode) ? sent.then((result) => this.#outputCheck.check(tool, result, mode)) : sent).then(succeeded, (error: unknown) =>
         this.#retry(error, entry, connection, tool, args, options, callOptions, started).then(succeeded, (final: unknown) => {

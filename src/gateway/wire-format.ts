@@ -28,6 +28,7 @@ export function toWireTool(tool: CatalogTool): Tool {
     ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
     ...(tool.icons === undefined ? {} : { icons: tool.icons }),
     ...(tool._meta === undefined ? {} : { _meta: tool._meta }),
+    ...(tool.execution === undefined ? {} : { execution: tool.execution as Tool['execution'] }),
   };
 }
 
