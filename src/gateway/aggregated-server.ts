@@ -27,6 +27,9 @@ import { isLogLevel, passesLevel, type DownstreamSession, type UpstreamResource 
 import { failureResult, isRecord, toProtocolError, toWirePromptResult, toWireReadResult, toWireResult } from './wire-format.js';
 import { toWirePrompt, toWireResource, wireToolsFor } from './wire-catalog.js';
 import { incomingTrace } from './incoming-trace.js';
+import type { GatewayTasks } from './gateway-tasks.js';
+import { GATEWAY_TASKS_CAPABILITY, registerTaskHandlers, startTaskCall } from './task-handlers.js';
+import { taskSupportOf } from '../client/tasks/task-types.js';
 import { UI_EXTENSION_ID } from '../client/mcp-apps.js';
 
 /** What an aggregated server needs from its surroundings (the user's endpoint). */
@@ -40,6 +43,8 @@ export interface AggregatedServerHost {
   callStarted(request: Request | undefined): void;
   /** 2026-07-28 calls waiting for their client to come back with answers to an upstream's questions. */
   readonly conversations: CallConversations;
+  /** Tasks the user started through the gateway (2025-era sessions). */
+  readonly tasks: GatewayTasks;
   /** Subscribes the user's connection to an upstream resource (reference-counted per user). */
   subscribe(resource: UpstreamResource, signal: AbortSignal): Promise<void>;
   unsubscribe(resource: UpstreamResource): Promise<void>;
@@ -67,8 +72,11 @@ export const GATEWAY_CAPABILITIES = {
 /** Builds the server for one downstream connection (2025) or request (2026-07-28). */
 export function createAggregatedServer(options: AggregatedServerOptions): Server {
   const { host, era, session } = options;
-  const server = new Server({ name: 'mcp-switchboard', version: VERSION }, { capabilities: GATEWAY_CAPABILITIES, instructions: instructionsOf(host.client()) });
+  // Tasks are 2025-11-25 vocabulary: offered on 2025-era sessions only.
+  const capabilities = era === 'legacy' ? { ...GATEWAY_CAPABILITIES, tasks: GATEWAY_TASKS_CAPABILITY } : GATEWAY_CAPABILITIES;
+  const server = new Server({ name: 'mcp-switchboard', version: VERSION }, { capabilities, instructions: instructionsOf(host.client()) });
   if (session !== undefined) session.server = server;
+  if (era === 'legacy') registerTaskHandlers(server, host);
 
   server.setRequestHandler('tools/list', () => ({ tools: wireToolsFor(host.client().listTools(), server.getClientCapabilities()) }));
 
@@ -82,6 +90,7 @@ export function createAggregatedServer(options: AggregatedServerOptions): Server
       return callFailure(await client.callTool(name, args).then(() => undefined, (error: unknown) => error), ctx.mcpReq.signal);
     }
     if (era === 'modern') return modernCall(server, host, ctx, tool, args);
+    if (request.params.task !== undefined && taskSupportOf(tool) !== 'forbidden') return startTaskCall(host, tool, args, request.params.task.ttl, ctx.mcpReq.signal);
     const downstream = downstreamOf(server, ctx, era, session);
     host.callStarted(ctx.http?.req);
     const { call, end } = host.tracker.begin(host.user.id, tool.server, downstream, ctx.mcpReq.signal);

@@ -19,6 +19,7 @@ import type { RegistryUser } from '../registry/registry-types.js';
 import type { UserClient, UserClientEvents } from '../registry/user-client.js';
 import { createAggregatedServer, type AggregatedServerHost } from './aggregated-server.js';
 import { CallConversations } from './call-conversations.js';
+import { GatewayTasks } from './gateway-tasks.js';
 import type { CallTracker } from './call-tracker.js';
 import { isLogLevel, passesLevel, type DownstreamSession, type UpstreamResource } from './downstream-session.js';
 
@@ -41,6 +42,8 @@ export class UserEndpoint implements AggregatedServerHost {
   /** Long-lived downstream connections of this user. */
   readonly sessions = new Set<DownstreamSession>();
   readonly conversations = new CallConversations();
+  /** Tasks this user started through the gateway, under the gateway's ids. */
+  readonly tasks: GatewayTasks;
   readonly #options: UserEndpointOptions;
   /** Resources 2026-07-28 listen streams asked for: upstream (server, URI) → URI as the client knows it → streams. */
   readonly #listened = new Map<string, Map<string, number>>();
@@ -52,6 +55,7 @@ export class UserEndpoint implements AggregatedServerHost {
     this.user = user;
     this.tracker = options.tracker;
     this.logger = options.logger.child({ user: user.name });
+    this.tasks = new GatewayTasks(user.id);
     this.#options = options;
   }
 

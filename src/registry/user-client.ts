@@ -10,6 +10,7 @@
 
 import { MultiServerClient, type CatalogPrompt, type CatalogResource, type CatalogResourceTemplate, type CatalogTool, type MultiServerClientEvents, type MultiServerClientOptions, type ServerStatus } from '../client/multi-server-client.js';
 import { carryResourceSubscriptions } from '../client/carry-resource-subscriptions.js';
+import type { ToolTasks } from '../client/tasks/tool-tasks.js';
 import type { SubscribedResource } from '../client/resource-subscriptions.js';
 import type { ServerSpec } from '../config/server-spec.js';
 import type { CallOptions, ServerConnection, ServerConnectionOptions } from '../connection/server-connection.js';
@@ -156,6 +157,11 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
 
   getTool(name: string): CatalogTool | undefined {
     return this.#current.client.getTool(name);
+  }
+
+  /** Tasks of the user's tools (on the current client; a task lives at its server, so it outlasts a client swap). */
+  get tasks(): ToolTasks {
+    return this.#current.client.tasks;
   }
 
   /** Per-server state; errors of servers the user does not own are redacted ({@link TenantDisclosure}). */
