@@ -6,7 +6,7 @@
 import { createParser } from 'eventsource-parser';
 import { isRecord } from '../model/is-record.js';
 import { ApiError, parseErrorBody } from './api-error.js';
-import type { ApiUser, CallAnswer, ClientStats, ServerView, TemplateView, ToolView } from './api-types.js';
+import type { ApiUser, AppView, CallAnswer, ClientStats, ServerView, TemplateView, ToolView } from './api-types.js';
 
 /** Longest wait for an ordinary `/api` answer (tool calls have their own). @default 30000 */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -74,6 +74,11 @@ export class ApiClient {
 
   tools(): Promise<{ tools: ToolView[]; version: number }> {
     return this.#request('GET', 'api/tools');
+  }
+
+  /** The HTML of a tool's MCP App. */
+  toolApp(name: string): Promise<AppView> {
+    return this.#request('GET', `api/tools/${encodeURIComponent(name)}/app`);
   }
 
   /**

@@ -61,6 +61,27 @@ export interface ToolView {
   inputSchema: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
   annotations?: Record<string, unknown>;
+  /** The server's icons (only https: and data: images). */
+  icons?: IconView[];
+  /** The tool's MCP App (`_meta.ui.resourceUri`). */
+  uiResourceUri?: string;
+  /** Whether the tool runs as a task. */
+  taskSupport?: 'optional' | 'required';
+}
+
+/** An icon of a tool or server. */
+export interface IconView {
+  src: string;
+  mimeType?: string;
+  sizes?: string[];
+  theme?: 'light' | 'dark';
+}
+
+/** `GET /api/tools/:name/app`: where to frame a tool's MCP App (a one-time URL). */
+export interface AppView {
+  uri: string;
+  mimeType: string;
+  frameUrl: string;
 }
 
 /** `POST /api/tools/:name/call`. */

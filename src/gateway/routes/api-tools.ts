@@ -18,11 +18,20 @@ import { toApiError } from '../http-error.js';
 import type { Gateway } from '../gateway.js';
 import { jsonObjectBody, userOf, type GatewayApp } from '../gateway-app-types.js';
 import { isRecord } from '../wire-format.js';
+import { appFields, toolApp } from './tool-app.js';
+import { APP_FRAME_HEADERS, APP_FRAME_PATH, AppFrames } from '../app-frames.js';
 
 const API_DOWNSTREAM = { key: {}, era: 'api', canElicit: false, canSample: false } as const;
 
 /** Adds the `/api/tools` routes (behind the auth middleware). */
 export function registerToolRoutes(app: GatewayApp, gateway: Gateway): void {
+  const frames = new AppFrames();
+  // No token on this path: the one-time URL is the authorization (see app-frames).
+  app.get(`${APP_FRAME_PATH}/:token`, (c) => {
+    const html = frames.take(c.req.param('token'));
+    return html === undefined ? c.text('This app frame is unknown, used or expired: open the app again.', 404) : c.body(html, 200, APP_FRAME_HEADERS);
+  });
+
   app.get('/api/tools', async (c) => {
     const lease = await gateway.lease(userOf(c));
     try {
@@ -35,8 +44,20 @@ export function registerToolRoutes(app: GatewayApp, gateway: Gateway): void {
         inputSchema: tool.inputSchema,
         ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
         ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
+        ...(tool.icons === undefined ? {} : { icons: tool.icons }),
+        ...appFields(tool),
       }));
       return c.json({ tools, version: lease.client.catalogVersion });
+    } finally {
+      lease.release();
+    }
+  });
+
+  app.get('/api/tools/:name/app', async (c) => {
+    const lease = await gateway.lease(userOf(c));
+    try {
+      const app = await toolApp(lease.client, c.req.param('name'));
+      return c.json({ uri: app.uri, mimeType: app.mimeType, frameUrl: frames.issue(app.html) });
     } finally {
       lease.release();
     }
