@@ -31,6 +31,7 @@ import { registerLoginRoutes } from './routes/api-login.js';
 import { registerServerRoutes } from './routes/api-servers.js';
 import { registerTemplateRoutes } from './routes/api-templates.js';
 import { registerToolRoutes } from './routes/api-tools.js';
+import { registerTaskRoutes } from './routes/api-tasks.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerMcpRoute } from './routes/mcp.js';
@@ -126,6 +127,7 @@ export function createGatewayApp(gateway: Gateway): GatewayApp {
   registerTemplateRoutes(app, gateway);
   registerLoginRoutes(app, gateway);
   registerToolRoutes(app, gateway);
+  registerTaskRoutes(app, gateway);
   registerEventsRoute(app, gateway);
   registerDashboardRoutes(app);
 

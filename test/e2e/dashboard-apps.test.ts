@@ -4,7 +4,8 @@
  * embedded one, loaded); the tool's page offers its app, whose HTML (a `ui://` resource the server
  * never lists) renders, its script running, in a frame sandboxed to scripts only — an opaque origin
  * that cannot reach the dashboard — from a one-time URL that serves it under a policy allowing no
- * network; the URL does not serve twice. The page passes the axe-core audit.
+ * network; the URL does not serve twice. A 3 s task started by an MCP client shows among the
+ * running tasks on the servers page until it completes. The pages pass the axe-core audit.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,8 @@ import { chromiumMissing, launchChromium } from '../helpers/chromium.js';
 import { closeBrowserAndGateway } from '../helpers/close-browser-and-gateway.js';
 import { FIXTURES } from '../helpers/fixtures.js';
 import { startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.js';
+import { connectV1 } from '../helpers/gateway.js';
+import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const missing = chromiumMissing();
 const skip = missing !== undefined && process.env.CI !== 'true';
@@ -30,7 +33,15 @@ describe.skipIf(skip)(`dashboard: icons and MCP Apps${skip ? ` (skipped: ${missi
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'switchboard-apps-'));
     const config = join(dir, 'switchboard.json');
-    writeFileSync(config, JSON.stringify({ mcpServers: { weather: { command: process.execPath, args: [join(FIXTURES, 'app-server.mjs')] } } }));
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          weather: { command: process.execPath, args: [join(FIXTURES, 'app-server.mjs')] },
+          tasks: { command: process.execPath, args: [join(FIXTURES, 'task-server.mjs'), '--state', join(dir, 'tasks.json')] },
+        },
+      }),
+    );
     const [started, launched] = await Promise.all([startGatewayProcess({ config, db: join(dir, 'registry.db'), cwd: dir }), launchChromium()]);
     gateway = started;
     browser = launched;
@@ -88,5 +99,24 @@ describe.skipIf(skip)(`dashboard: icons and MCP Apps${skip ? ` (skipped: ${missi
     expect(used.status).toBe(404);
     expect(await auditAccessibility(page, 'tool-app')).toEqual([]);
     expect(problems).toEqual([]);
+  }, 60_000);
+
+  test('a running task shows on the servers page until it completes', async () => {
+    const client = await connectV1(new URL(`${gateway.url}/mcp`), gateway.token);
+    try {
+      await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Servers' }).click();
+      const section = page.getByRole('region', { name: 'Running tasks' });
+      await section.getByText('No task is running.').waitFor();
+      const created = await client.request({ method: 'tools/call', params: { name: 'report', arguments: { ms: 3_000 }, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
+      expect(created.task.status).toBe('working');
+      const row = section.locator('tbody tr');
+      await expect.poll(() => row.count(), { timeout: 5_000 }).toBe(1);
+      expect(await row.locator('td').allTextContents()).toEqual(['tasks', expect.any(String), 'working', expect.any(String)]);
+      expect(await auditAccessibility(page, 'running-tasks')).toEqual([]);
+      await section.getByText('No task is running.').waitFor({ timeout: 10_000 });
+      expect(problems).toEqual([]);
+    } finally {
+      await client.close();
+    }
   }, 60_000);
 });

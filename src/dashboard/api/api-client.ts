@@ -6,6 +6,7 @@
 import { createParser } from 'eventsource-parser';
 import { isRecord } from '../model/is-record.js';
 import { ApiError, parseErrorBody } from './api-error.js';
+import type { TaskView } from './api-types.js';
 import type { ApiUser, AppView, CallAnswer, ClientStats, ServerView, TemplateView, ToolView } from './api-types.js';
 
 /** Longest wait for an ordinary `/api` answer (tool calls have their own). @default 30000 */
@@ -74,6 +75,11 @@ export class ApiClient {
 
   tools(): Promise<{ tools: ToolView[]; version: number }> {
     return this.#request('GET', 'api/tools');
+  }
+
+  /** The tasks the user's servers are running. */
+  tasks(): Promise<{ tasks: TaskView[] }> {
+    return this.#request('GET', 'api/tasks');
   }
 
   /** The HTML of a tool's MCP App. */

@@ -69,6 +69,16 @@ export interface ToolView {
   taskSupport?: 'optional' | 'required';
 }
 
+/** A running task of one of the user's servers (`GET /api/tasks`). */
+export interface TaskView {
+  server: string;
+  taskId: string;
+  status: 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+  createdAt: string;
+  lastUpdatedAt: string;
+  statusMessage?: string;
+}
+
 /** An icon of a tool or server. */
 export interface IconView {
   src: string;
