@@ -27,7 +27,8 @@ export function ToolDetail({ tool }: { tool: ToolView }) {
   return (
     <article class="tool-detail card" aria-labelledby="tool-title">
       <h2 id="tool-title">
-        <ToolIcon icons={tool.icons} size={24} /> <code>{tool.name}</code>
+        <ToolIcon icons={tool.icons} size={24} />
+        <code>{tool.name}</code>
       </h2>
       <p class="tags">
         <span class="tag">server {tool.server}</span>

@@ -19,7 +19,8 @@ export function ToolLink({ tool, href, current }: ToolLinkProps) {
   return (
     <a href={href} aria-current={current ? 'true' : undefined}>
       <span class="tool-name">
-        <ToolIcon icons={tool.icons} /> {tool.name}
+        <ToolIcon icons={tool.icons} />
+        {tool.name}
       </span>
       <span class="muted small">{tool.server}</span>
       {description === undefined ? null : <span class="tool-description small">{description}</span>}
