@@ -23,6 +23,9 @@ test('the export list of mcp-switchboard', () => {
       "TOOL_SEARCH_MODES",
       "ToolDiscovery",
       "ToolIndex",
+      "UI_CLIENT_CAPABILITY",
+      "UI_EXTENSION_ID",
+      "UI_MIME_TYPE",
       "VERSION",
       "estimateDefinitionTokens",
       "formatConfigIssue",
@@ -36,6 +39,8 @@ test('the export list of mcp-switchboard', () => {
       "normalizeToolResult",
       "oauthStoreKey",
       "resolveToolSearch",
+      "safeIcons",
+      "uiResourceUriOf",
     ]
   `);
 });

@@ -29,7 +29,7 @@ import { createClientCore, type ClientCore } from './client-core.js';
 import type { MultiServerClientEvents } from './multi-server-client-events.js';
 import type { ConfigInput, MultiServerClientOptions, ToolCallOptions } from './multi-server-client-options.js';
 import { normalizeConfigInput } from './normalize-config-input.js';
-import { resourceOwner } from './routing/resource-owner.js';
+import { readResource, resourceTemplates } from './routing/read-resource.js';
 import { subscribeResource, unsubscribeResource } from './routing/subscribe-resource.js';
 import type { SubscribedResource } from './routing/resource-subscriptions.js';
 import { servingConnection } from './routing/serving-connection.js';
@@ -43,6 +43,7 @@ import { statusOf, type ServerStatus } from './servers/server-status.js';
 import { startAll, startFailures } from './servers/start-all.js';
 import { retryServerNow, startServerNow } from './servers/start-on-request.js';
 import { isServing } from './serving.js';
+import { ToolTasks } from './tasks/tool-tasks.js';
 
 export type { CatalogPrompt, CatalogResource, CatalogResourceTemplate, CatalogTool } from './catalog/catalog-items.js';
 export type { MultiServerClientEvents, ToolsChangedReason } from './multi-server-client-events.js';
@@ -68,6 +69,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
   /** Reconfigurations run one at a time. */
   #reconfiguring: Promise<unknown> = Promise.resolve();
   #prometheus: Promise<{ registry: Registry; detach: () => void }> | undefined;
+  #tasks: ToolTasks | undefined;
 
   private constructor(config: SwitchboardConfig, warnings: readonly ConfigIssue[], options: MultiServerClientOptions, store?: CatalogStore, known?: ReadonlyMap<string, KnownToolNames>) {
     super();
@@ -156,6 +158,11 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     return owner === undefined ? undefined : { server: owner.server, originalName: owner.originalName, offered: !owner.offline };
   }
 
+  /** Tasks of this client's tools: start a call as a task, poll, wait, fetch the result, cancel. */
+  get tasks(): ToolTasks {
+    return (this.#tasks ??= new ToolTasks(this));
+  }
+
   /** The version of the tool catalog; bumps on every change. */
   get catalogVersion(): number {
     return this.#core.catalogs.tools.version;
@@ -232,16 +239,15 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
 
   /** Every resource template of every serving server, with its server. */
   listResourceTemplates(): CatalogResourceTemplate[] {
-    return [...this.#core.slots.values()].filter((slot) => isServing(slot.state)).flatMap((slot) => slot.resourceTemplates.map((template) => ({ ...template, server: slot.spec.name })));
+    return resourceTemplates(this.#core);
   }
 
   /**
    * Reads a resource by its URI (as listed, or one expanded from a template). When several servers
    * could serve it, pass `server`.
    */
-  async readResource(uri: string, options: CallOptions & { server?: string } = {}): Promise<ReadResourceResult> {
-    const resource = await resourceOwner(this.#core, uri, options.server);
-    return servingConnection(this.#core, resource.server).readResource(resource.uri, options);
+  readResource(uri: string, options: CallOptions & { server?: string } = {}): Promise<ReadResourceResult> {
+    return readResource(this.#core, uri, options);
   }
 
   /**

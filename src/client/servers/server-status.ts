@@ -3,6 +3,7 @@
  * One server's state as `status()` and `tools --json` show it.
  */
 
+import { withSafeIcons } from '../catalog/catalog-extras.js';
 import type { ServerInfo } from '../../connection/mcp-types.js';
 import type { ServerState } from '../../connection/server-state.js';
 import { isServing } from '../serving.js';
@@ -39,7 +40,7 @@ export function statusOf(slot: ServerSlot, countOf: (server: string) => number):
     enabled: slot.spec.enabled,
     ...(connection?.transportKind === undefined ? {} : { transport: connection.transportKind }),
     ...(connection?.protocolVersion === undefined ? {} : { protocolVersion: connection.protocolVersion }),
-    ...(connection?.serverInfo === undefined ? {} : { serverInfo: connection.serverInfo }),
+    ...(connection?.serverInfo === undefined ? {} : { serverInfo: withSafeIcons(connection.serverInfo) }),
     toolCount: isServing(slot.state) ? countOf(slot.spec.name) : 0,
     restarts: connection?.restarts ?? 0,
     // `readyAt` is since when it has been ready: a degraded server is not.
