@@ -6,6 +6,7 @@
 import { withSafeIcons } from '../catalog/catalog-extras.js';
 import type { ServerInfo } from '../../connection/mcp-types.js';
 import type { ServerState } from '../../connection/server-state.js';
+import type { ClientCore } from '../client-core.js';
 import { isServing } from '../serving.js';
 import type { ServerSlot } from './server-slot.js';
 
@@ -58,4 +59,10 @@ export function statusOf(slot: ServerSlot, countOf: (server: string) => number):
           },
         }),
   };
+}
+
+/** The status of every server of `core`, in config order. */
+export function statusesOf(core: ClientCore): ServerStatus[] {
+  const tools = core.catalogs.tools;
+  return [...core.slots.values()].map((slot) => statusOf(slot, (server) => tools.countOf(server)));
 }
