@@ -4,6 +4,7 @@
  * the UI extension sees the app's tools under their exposed (prefixed) names with `_meta` and icons
  * as listed (unsafe icons dropped), reads the `ui://` view the server never lists, and sees the
  * extension in the gateway's capabilities; a client without it sees no app-only tool and no UI keys.
+ * The dashboard's app route serves only a tool the user's rules let them see.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
@@ -74,4 +75,22 @@ describe.each(['legacy', 'auto'] as const)('SDK v2 client, %s negotiation', (mod
     const result = await plain.callTool({ name: show?.name ?? '', arguments: {} });
     expect(result.content).toEqual([{ type: 'text', text: 'show_weather: sunny' }]);
   });
+});
+
+test("the dashboard's app route shows only a tool the user's rules let them see", async () => {
+  const listed = (await (await gateway.api('/api/tools')).json()) as { tools: Array<{ name: string; uiResourceUri?: string }> };
+  const show = listed.tools.find((tool) => tool.name.endsWith('show_weather'));
+  expect(show?.uiResourceUri).toBe('ui://weather/view.html');
+  const path = `/api/tools/${encodeURIComponent(show?.name ?? '')}/app`;
+  expect((await gateway.api(path)).status).toBe(200);
+  const rule = await gateway.api('/api/rules', { body: { scope: { kind: 'user', name: 'admin' }, effect: 'deny', servers: ['weather'], description: 'no weather today' } });
+  expect(rule.status, await rule.clone().text()).toBe(201);
+  try {
+    const refused = await gateway.api(path);
+    expect(refused.status).toBe(404);
+  } finally {
+    const { rule: added } = (await rule.json()) as { rule: { id: string } };
+    expect((await gateway.api(`/api/rules/${added.id}`, { method: 'DELETE' })).status).toBe(204);
+  }
+  expect((await gateway.api(path)).status).toBe(200);
 });
