@@ -24,6 +24,9 @@ test('the export list of mcp-switchboard', () => {
       "TOOL_SEARCH_MODES",
       "ToolDiscovery",
       "ToolIndex",
+      "UI_CLIENT_CAPABILITY",
+      "UI_EXTENSION_ID",
+      "UI_MIME_TYPE",
       "VERSION",
       "estimateDefinitionTokens",
       "fetchEmbeddings",
@@ -38,6 +41,8 @@ test('the export list of mcp-switchboard', () => {
       "normalizeToolResult",
       "oauthStoreKey",
       "resolveToolSearch",
+      "safeIcons",
+      "uiResourceUriOf",
     ]
   `);
 });

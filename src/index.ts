@@ -25,6 +25,7 @@ export type { ServerState } from './connection/server-state.js';
 export type { ProgressUpdate } from './connection/progress-update.js';
 export type {
   GetPromptResult,
+  Icon,
   JsonSchema,
   PromptDefinition,
   ReadResourceResult,
@@ -35,6 +36,13 @@ export type {
   ToolDefinition,
 } from './connection/mcp-types.js';
 export { MultiServerClient } from './client/multi-server-client.js';
+export { UI_CLIENT_CAPABILITY, UI_EXTENSION_ID, UI_MIME_TYPE, uiResourceUriOf } from './client/mcp-apps.js';
+export { safeIcons } from './client/catalog/safe-icons.js';
+export type { ToolTask, TaskStatus } from './client/tasks/task-types.js';
+export type { TaskRef, ToolTasks } from './client/tasks/tool-tasks.js';
+export type { WaitOptions as TaskWaitOptions } from './client/tasks/task-requests.js';
+export type { TraceContext } from './metrics/trace-context.js';
+export type { OutputValidation } from './config/server-spec.js';
 export type {
   CatalogPrompt,
   CatalogResource,

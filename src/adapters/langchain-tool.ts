@@ -47,6 +47,9 @@ export interface SwitchboardToolMetadata {
   server: string;
   originalName: string;
   switchboard: true;
+  /** The tool's `_meta` as its server listed it. */
+  _meta?: Record<string, unknown>;
+  icons?: CatalogTool['icons'];
 }
 
 /** A LangChain tool that calls one tool of a `MultiServerClient` by its exposed name. */
@@ -75,7 +78,8 @@ export class SwitchboardTool extends StructuredTool<JSONSchema> {
     this.description = tool.description ?? tool.name;
     // LangChain types JSON Schema as the union its zod converter emits; a server's schema is a plain object.
     this.#schema = (options.schema === 'original' ? tool.inputSchema : toProviderSchema(tool.inputSchema).parameters) as JSONSchema;
-    this.metadata = { server: tool.server, originalName: tool.originalName, switchboard: true };
+    // The server's `_meta` (MCP Apps' `ui.resourceUri` among others) and icons, for hosts that render them.
+    this.metadata = { server: tool.server, originalName: tool.originalName, switchboard: true, ...(tool._meta === undefined ? {} : { _meta: tool._meta }), ...(tool.icons === undefined ? {} : { icons: tool.icons }) };
   }
 
   /** The schema the model is shown (see {@link LangChainToolOptions.schema}). */

@@ -11,11 +11,13 @@ import type { ConfigIssue } from '../errors.js';
 import { noopLogger, type Logger } from '../logger.js';
 import { StatsCollector } from '../metrics/stats-collector.js';
 import { ArgumentValidator } from './call/argument-validator.js';
+import { OutputCheck } from './call/output-check.js';
 import { ResultCache } from './call/result-cache.js';
 import type { CatalogStore } from './catalog/catalog-store.js';
 import { emptyCatalogs, type ClientCatalogs } from './catalog/client-catalogs.js';
 import type { ClientEventSink } from './multi-server-client-events.js';
 import type { MultiServerClientOptions } from './multi-server-client-options.js';
+import { CachedReads } from './routing/cached-reads.js';
 import { ResourceSubscriptions } from './routing/resource-subscriptions.js';
 import type { ServerSlot } from './servers/server-slot.js';
 
@@ -30,6 +32,10 @@ export interface ClientCore {
   readonly cache: ResultCache;
   readonly stats: StatsCollector;
   readonly validator: ArgumentValidator;
+  /** Structured results against the tools' outputSchema (shares the validator's compiled schemas). */
+  readonly outputCheck: OutputCheck;
+  /** Resource reads kept by their cache hints (`ttlMs`, `cacheScope`). */
+  readonly reads: CachedReads;
   readonly subscriptions: ResourceSubscriptions;
   readonly catalogStore: CatalogStore | undefined;
   readonly startLimiter: StartLimiter | undefined;
@@ -51,15 +57,20 @@ export interface ClientCore {
 export function createClientCore(config: SwitchboardConfig, warnings: readonly ConfigIssue[], options: MultiServerClientOptions, events: ClientEventSink, catalogStore: CatalogStore | undefined): ClientCore {
   const logger = options.logger ?? noopLogger;
   const maxStarts = options.maxConcurrentStarts ?? config.maxConcurrentStarts;
+  const validator = new ArgumentValidator(logger);
+  const reads = new CachedReads({ ...(options.sharedReadCache === undefined ? {} : { shared: options.sharedReadCache }), ...(options.now === undefined ? {} : { now: options.now }) });
   return {
     options,
     logger,
     events,
     slots: new Map(),
     catalogs: emptyCatalogs(config.naming),
-    cache: new ResultCache({ ...(options.cacheMaxBytes === undefined ? {} : { maxBytes: options.cacheMaxBytes }), ...(options.now === undefined ? {} : { now: options.now }) }),
+    // The result cache's invalidations (a writing tool, list_changed, reconnect) drop hinted reads too.
+    cache: new ResultCache({ ...(options.cacheMaxBytes === undefined ? {} : { maxBytes: options.cacheMaxBytes }), ...(options.now === undefined ? {} : { now: options.now }), onInvalidate: (server) => reads.invalidate(server) }),
     stats: new StatsCollector(options.now),
-    validator: new ArgumentValidator(logger),
+    validator,
+    outputCheck: new OutputCheck(validator, logger),
+    reads,
     subscriptions: new ResourceSubscriptions(logger),
     catalogStore,
     startLimiter: options.startLimiter ?? (maxStarts === undefined ? undefined : new StartLimiter(maxStarts)),

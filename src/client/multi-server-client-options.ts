@@ -11,6 +11,7 @@ import { DEFAULT_MAX_START_RETRY_DELAY_MS, DEFAULT_START_RETRY_DELAY_MS } from '
 import type { StartLimiter } from '../connection/start-limiter.js';
 import type { Logger } from '../logger.js';
 import type { CatalogStore } from './catalog/catalog-store.js';
+import type { ReadCache } from './routing/read-cache.js';
 
 /** Debounce of `list_changed` notifications per server. @default 100 */
 export const DEFAULT_LIST_CHANGED_DEBOUNCE_MS = 100;
@@ -29,6 +30,10 @@ export interface MultiServerClientOptions {
   onElicitation?: ServerRequestHandler;
   /** Answers `sampling/createMessage`; the capability is declared only when given. */
   onSampling?: ServerRequestHandler;
+  /** `onElicitation` shows URL-mode elicitations too (declares `elicitation.url`). */
+  urlElicitation?: boolean;
+  /** Extensions declared to every server (`capabilities.extensions`), e.g. MCP Apps' `io.modelcontextprotocol/ui`. */
+  extensions?: ServerConnectionOptions['extensions'];
   /** Answers `roots/list`; the capability is declared only when given. */
   roots?: () => Promise<Array<{ uri: string; name?: string }>>;
   /** A fetch for HTTP servers (e.g. one that pins resolved addresses). */
@@ -62,6 +67,8 @@ export interface MultiServerClientOptions {
   connectionOptions?: (spec: ServerSpec) => ServerConnectionOptions;
   /** Bound on the bytes of cached results, all servers together. @default DEFAULT_CACHE_MAX_BYTES */
   cacheMaxBytes?: number;
+  /** Where `public` hinted resource reads are kept for the clients of other users too (the gateway's pool shares one). */
+  sharedReadCache?: ReadCache;
   /** The clock of cache expiry and stats timelines (ms since epoch). @default Date.now */
   now?: () => number;
   /** How long {@link MultiServerClient.reconfigure} lets a removed server finish its calls. @default DEFAULT_DRAIN_TIMEOUT_MS */

@@ -14,8 +14,7 @@ import type { Registry } from 'prom-client';
 import type { SwitchboardConfig } from '../config/server-spec.js';
 import type { GetPromptResult, ReadResourceResult } from '../connection/mcp-types.js';
 import type { CallOptions, ServerConnection } from '../connection/server-connection.js';
-import type { ConfigIssue } from '../errors.js';
-import { ErrorCode, SwitchboardError } from '../errors.js';
+import { ErrorCode, SwitchboardError, type ConfigIssue } from '../errors.js';
 import { attachPrometheus, type PrometheusOptions } from '../metrics/prometheus.js';
 import type { ClientStats } from '../metrics/stats-collector.js';
 import type { ToolResult } from '../result/tool-result.js';
@@ -24,12 +23,13 @@ import { callTool } from './call/call-tool.js';
 import type { CatalogPrompt, CatalogResource, CatalogResourceTemplate, CatalogTool } from './catalog/catalog-items.js';
 import type { CatalogStore, KnownToolNames } from './catalog/catalog-store.js';
 import { openCatalogStore } from './catalog/open-catalog-store.js';
-import type { NameReport } from './catalog/name-catalog.js';
+import { catalogReportOf, toolOwnerOf, type CatalogReport } from './catalog/client-catalogs.js';
 import { createClientCore, type ClientCore } from './client-core.js';
 import type { MultiServerClientEvents } from './multi-server-client-events.js';
 import type { ConfigInput, MultiServerClientOptions, ToolCallOptions } from './multi-server-client-options.js';
 import { normalizeConfigInput } from './normalize-config-input.js';
-import { resourceOwner } from './routing/resource-owner.js';
+import { getPrompt, instructionsOf } from './routing/get-prompt.js';
+import { readResource, resourceTemplates } from './routing/read-resource.js';
 import { subscribeResource, unsubscribeResource } from './routing/subscribe-resource.js';
 import type { SubscribedResource } from './routing/resource-subscriptions.js';
 import { servingConnection } from './routing/serving-connection.js';
@@ -39,10 +39,10 @@ import { applyReconfigure } from './servers/apply-reconfigure.js';
 import { closeSlots } from './servers/close-slots.js';
 import type { ReconfigureResult } from './servers/reconfigure-plan.js';
 import { createServerSlot } from './servers/server-slot.js';
-import { statusOf, type ServerStatus } from './servers/server-status.js';
+import { statusesOf, type ServerStatus } from './servers/server-status.js';
 import { startAll, startFailures } from './servers/start-all.js';
 import { retryServerNow, startServerNow } from './servers/start-on-request.js';
-import { isServing } from './serving.js';
+import { ToolTasks } from './tasks/tool-tasks.js';
 
 export type { CatalogPrompt, CatalogResource, CatalogResourceTemplate, CatalogTool } from './catalog/catalog-items.js';
 export type { MultiServerClientEvents, ToolsChangedReason } from './multi-server-client-events.js';
@@ -68,6 +68,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
   /** Reconfigurations run one at a time. */
   #reconfiguring: Promise<unknown> = Promise.resolve();
   #prometheus: Promise<{ registry: Registry; detach: () => void }> | undefined;
+  #tasks: ToolTasks | undefined;
 
   private constructor(config: SwitchboardConfig, warnings: readonly ConfigIssue[], options: MultiServerClientOptions, store?: CatalogStore, known?: ReadonlyMap<string, KnownToolNames>) {
     super();
@@ -99,14 +100,11 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     const client = new MultiServerClient(normalized, warnings, options, store, await store?.load(normalized.servers));
     try {
       await startAll(client.#core);
+      const failures = normalized.onServerError === 'throw' ? startFailures(client.#core) : undefined;
+      if (failures !== undefined) throw failures;
     } catch (error) {
       await client.close();
       throw error;
-    }
-    const failures = normalized.onServerError === 'throw' ? startFailures(client.#core) : undefined;
-    if (failures !== undefined) {
-      await client.close();
-      throw failures;
     }
     return client;
   }
@@ -152,8 +150,12 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
    * server, the tool's name there, and whether it is offered now.
    */
   ownerOf(name: string): { server: string; originalName: string; offered: boolean } | undefined {
-    const owner = this.#core.catalogs.tools.owner(name);
-    return owner === undefined ? undefined : { server: owner.server, originalName: owner.originalName, offered: !owner.offline };
+    return toolOwnerOf(this.#core.catalogs, name);
+  }
+
+  /** Tasks of this client's tools: start a call as a task, poll, wait, fetch the result, cancel. */
+  get tasks(): ToolTasks {
+    return (this.#tasks ??= new ToolTasks(this));
   }
 
   /** The version of the tool catalog; bumps on every change. */
@@ -204,8 +206,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
    * seeded.
    */
   prometheusRegistry(options: PrometheusOptions = {}): Promise<Registry> {
-    this.#prometheus ??= attachPrometheus(this.#core.stats, () => this.stats(), options);
-    return this.#prometheus.then(({ registry }) => registry);
+    return (this.#prometheus ??= attachPrometheus(this.#core.stats, () => this.stats(), options)).then(({ registry }) => registry);
   }
 
   /** The Prometheus text exposition of this client's metrics. */
@@ -219,10 +220,8 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
   }
 
   /** Gets a prompt by its exposed name. */
-  async getPrompt(name: string, args: Record<string, string> = {}, options: CallOptions = {}): Promise<GetPromptResult> {
-    const prompt = this.#core.catalogs.prompts.route(name);
-    if (prompt === undefined) throw new SwitchboardError(ErrorCode.InvalidArgument, `There is no prompt named "${name}".`, { operation: 'prompts/get', details: { prompt: name } });
-    return servingConnection(this.#core, prompt.server).getPrompt(prompt.originalName, args, options);
+  getPrompt(name: string, args: Record<string, string> = {}, options: CallOptions = {}): Promise<GetPromptResult> {
+    return getPrompt(this.#core, name, args, options);
   }
 
   /** Every resource of every serving server; URIs are unique (rewritten only when two servers share one). */
@@ -232,16 +231,15 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
 
   /** Every resource template of every serving server, with its server. */
   listResourceTemplates(): CatalogResourceTemplate[] {
-    return [...this.#core.slots.values()].filter((slot) => isServing(slot.state)).flatMap((slot) => slot.resourceTemplates.map((template) => ({ ...template, server: slot.spec.name })));
+    return resourceTemplates(this.#core);
   }
 
   /**
    * Reads a resource by its URI (as listed, or one expanded from a template). When several servers
    * could serve it, pass `server`.
    */
-  async readResource(uri: string, options: CallOptions & { server?: string } = {}): Promise<ReadResourceResult> {
-    const resource = await resourceOwner(this.#core, uri, options.server);
-    return servingConnection(this.#core, resource.server).readResource(resource.uri, options);
+  readResource(uri: string, options: CallOptions & { server?: string } = {}): Promise<ReadResourceResult> {
+    return readResource(this.#core, uri, options);
   }
 
   /**
@@ -266,8 +264,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
 
   /** A server's instructions from its handshake, while it serves. */
   instructions(server: string): string | undefined {
-    const slot = this.#core.slots.get(server);
-    return slot !== undefined && isServing(slot.state) ? slot.connection?.instructions : undefined;
+    return instructionsOf(this.#core, server);
   }
 
   /** Sends `completion/complete` to a server (its `ref` as that server names it); resolves with the server's answer as sent. */
@@ -282,14 +279,12 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
 
   /** Per-server state, protocol version and last error. */
   status(): ServerStatus[] {
-    const tools = this.#core.catalogs.tools;
-    return [...this.#core.slots.values()].map((slot) => statusOf(slot, (server) => tools.countOf(server)));
+    return statusesOf(this.#core);
   }
 
   /** Every rename and collision of the current catalogs. */
-  catalogReport(): { tools: NameReport; prompts: NameReport; resources: { collisions: Array<{ uri: string; servers: string[] }> } } {
-    const catalogs = this.#core.catalogs;
-    return { tools: catalogs.tools.report, prompts: catalogs.prompts.report, resources: { collisions: catalogs.resourceCollisions } };
+  catalogReport(): CatalogReport {
+    return catalogReportOf(this.#core.catalogs);
   }
 
   /** Closes every connection and ends every server process. Idempotent. */

@@ -205,6 +205,7 @@ export function normalizeServerEntry(name: string, rawEntry: unknown, context: E
     ...(entry.prefix === undefined ? {} : { prefix: entry.prefix }),
     ...(entry.include === undefined ? {} : { include: entry.include }),
     ...(entry.exclude === undefined ? {} : { exclude: entry.exclude }),
+    ...(entry.validateOutput === undefined ? {} : { validateOutput: entry.validateOutput }),
   };
 
   let target: { type: 'stdio'; command: string; args: string[] } | { type: 'http'; url: string } | undefined;

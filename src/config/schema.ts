@@ -67,6 +67,7 @@ export function createConfigSchemas(z: typeof Zod) {
     healthCheck: z.union([z.literal(false), z.object({ interval: duration.optional(), timeout: duration.optional(), misses: z.number().int().min(1).max(100).optional() })]).optional(),
     cache: z.union([z.boolean(), z.object({ ttl: duration.optional(), maxEntries: z.number().int().min(1).max(1_000_000).optional(), tools: globList.optional(), readOnly: z.boolean().optional() })]).optional(),
     inheritEnv: z.array(z.string()).optional(),
+    validateOutput: z.enum(['off', 'warn', 'error']).optional(),
     description: z.string().optional(),
     oauth: oauthEntrySchema.optional(),
   });
@@ -107,7 +108,7 @@ export const TRANSPORT_NAMES = ['stdio', 'http', 'sse', 'streamable-http', 'stre
 export const SERVER_ENTRY_KEYS: ReadonlySet<string> = new Set([
   'path', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'transport', 'type', 'apiKey', 'apiKeyEnv', 'timeout', 'callTimeout',
   'prefix', 'include', 'exclude', 'enabled', 'disabled', 'protocol', 'retry', 'restart', 'healthCheck', 'cache', 'inheritEnv',
-  'description', 'oauth',
+  'description', 'oauth', 'validateOutput',
 ]);
 
 /** Keys people write by mistake, and what to write instead. */

@@ -49,6 +49,8 @@ export interface HealthCheckPolicy {
   /** Missed pings in a row that mark the server dead (it is then restarted). @default 3 */
   misses: number;
 }
+/** How a server's structured results are checked against its tools' output schemas. */
+export type OutputValidation = 'off' | 'warn' | 'error';
 /** Result caching of a server's tools. */
 export interface CachePolicy {
   /** @default 60000 */
@@ -101,6 +103,12 @@ export interface ServerSpecBase {
   healthCheck?: HealthCheckPolicy | false;
   /** Absent: no result caching. */
   cache?: CachePolicy;
+  /**
+   * What a tool's `structuredContent` that does not match its `outputSchema` does: `warn` logs it
+   * (with the path of each problem) and passes the result on, `error` turns it into an `isError`
+   * result that says what is wrong, `off` does not check. @default 'warn'
+   */
+  validateOutput?: OutputValidation;
   /**
    * Set when the entry's `${VAR}` or `${input:ID}` references have no value (with `onServerError:
    * skip`): the server is never started and is reported failed with these issues.

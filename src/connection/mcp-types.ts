@@ -19,6 +19,16 @@ export interface ToolAnnotations {
   [key: string]: unknown;
 }
 
+/** An icon a server gives for itself, a tool, a prompt or a resource (MCP 2025-11-25 `Icon`). */
+export interface Icon {
+  /** An `https:` URL or a `data:` URI of an image (the catalog keeps no other kind, see `safeIcons`). */
+  src: string;
+  mimeType?: string;
+  /** Sizes as `WxH` or `any`. */
+  sizes?: string[];
+  theme?: 'light' | 'dark';
+}
+
 /** A tool as a server lists it. */
 export interface ToolDefinition {
   name: string;
@@ -27,6 +37,7 @@ export interface ToolDefinition {
   inputSchema: JsonSchema;
   outputSchema?: JsonSchema;
   annotations?: ToolAnnotations;
+  icons?: Icon[];
   _meta?: Record<string, unknown>;
   [key: string]: unknown;
 }
@@ -39,6 +50,8 @@ export interface ResourceDefinition {
   description?: string;
   mimeType?: string;
   size?: number;
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
   [key: string]: unknown;
 }
 
@@ -49,6 +62,7 @@ export interface ResourceTemplateDefinition {
   title?: string;
   description?: string;
   mimeType?: string;
+  icons?: Icon[];
   [key: string]: unknown;
 }
 
@@ -65,6 +79,8 @@ export interface PromptDefinition {
   title?: string;
   description?: string;
   arguments?: PromptArgument[];
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
   [key: string]: unknown;
 }
 
@@ -92,6 +108,8 @@ export interface ServerInfo {
   name: string;
   version: string;
   title?: string;
+  icons?: Icon[];
+  websiteUrl?: string;
   [key: string]: unknown;
 }
 
@@ -121,4 +139,9 @@ export function invalidListItem(kind: ListKind, item: unknown): string | undefin
     case 'prompts':
       return typeof record.name === 'string' && record.name !== '' ? undefined : 'no name';
   }
+}
+
+/** True for a URL-mode elicitation request (`elicitation/create` with `mode: "url"`, see url-elicitation). */
+export function isUrlElicitation(params: Record<string, unknown>): boolean {
+  return params.mode === 'url';
 }

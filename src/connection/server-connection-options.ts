@@ -25,6 +25,10 @@ export interface ServerConnectionOptions {
   onElicitation?: ServerRequestHandler;
   /** Answers `sampling/createMessage`; the capability is declared only when given. */
   onSampling?: ServerRequestHandler;
+  /** `onElicitation` shows URL-mode elicitations too (declares `elicitation.url`). */
+  urlElicitation?: boolean;
+  /** Extensions declared to every server (`capabilities.extensions`), e.g. MCP Apps' `io.modelcontextprotocol/ui`. */
+  extensions?: Record<string, Record<string, unknown>>;
   /** Answers `roots/list`; the capability is declared only when given. */
   roots?: () => Promise<Array<{ uri: string; name?: string }>>;
   /** A fetch for HTTP servers (e.g. one that pins resolved addresses). */

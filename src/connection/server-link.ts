@@ -16,6 +16,7 @@ import { createHttpTransport, createStdioTransport, type TransportKind } from '.
 import { httpStatus, shouldFallBackToSse } from './http-status.js';
 import { createMessageTrace } from './message-trace.js';
 import type { ServerConnectionOptions } from './server-connection-options.js';
+import { clientCapabilities } from './client-capabilities.js';
 import { createSdkSession } from './session/create-sdk-session.js';
 import { handshake } from './session/handshake.js';
 import { LeanSession } from './session/lean-session.js';
@@ -94,7 +95,7 @@ export class ServerLink {
     if (spec.protocol === 'legacy' && leanRequests !== false && onElicitation === undefined && onSampling === undefined && roots === undefined) {
       // Without debug tracing, per-call messages skip the tap and are written without a promise.
       const send = isDebugEnabled(host.logger) ? undefined : (message: JSONRPCMessage) => stdio.sendNow(message);
-      const session = new LeanSession({ serverName: spec.name, clientInfo: this.#clientInfo(), sink: host.sink, ...(send === undefined ? {} : { send }) });
+      const session = new LeanSession({ serverName: spec.name, clientInfo: this.#clientInfo(), capabilities: clientCapabilities(host.options), sink: host.sink, ...(send === undefined ? {} : { send }) });
       await this.#handshake(session, transport, signal, deadlineMs);
       return;
     }

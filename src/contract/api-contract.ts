@@ -133,6 +133,42 @@ export interface ToolView {
   inputSchema: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
   annotations?: Record<string, unknown>;
+  /** The server's icons (only https: and data: images). */
+  icons?: IconView[];
+  /** The tool's MCP App (`_meta.ui.resourceUri`). */
+  uiResourceUri?: string;
+  /** Whether the tool runs as a task. */
+  taskSupport?: 'optional' | 'required';
+}
+
+/** An icon of a tool or server. */
+export interface IconView {
+  src: string;
+  mimeType?: string;
+  sizes?: string[];
+  theme?: 'light' | 'dark';
+}
+
+/** `GET /api/tools/:name/app`: where to frame a tool's MCP App (a one-time URL). */
+export interface AppView {
+  uri: string;
+  mimeType: string;
+  frameUrl: string;
+}
+
+/** A running task of one of the user's servers (`GET /api/tasks`). */
+export interface TaskView {
+  server: string;
+  taskId: string;
+  status: 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+  createdAt: string;
+  lastUpdatedAt: string;
+  statusMessage?: string;
+}
+
+/** `GET /api/tasks`. */
+export interface TasksResponse {
+  tasks: TaskView[];
 }
 
 /** `GET /api/tools`. */

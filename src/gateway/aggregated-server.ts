@@ -26,6 +26,12 @@ import { DEFAULT_FORWARDED_REQUEST_TIMEOUT_MS } from './gateway-defaults.js';
 import { isLogLevel, passesLevel, type DownstreamSession, type UpstreamResource } from './downstream-session.js';
 import { failureResult, isRecord, toProtocolError, toWirePromptResult, toWireReadResult, toWireResult } from './wire-format.js';
 import { listedTools, routeToolCall } from './gateway-tool-search.js';
+import { toWirePrompt, toWireResource } from './wire-catalog.js';
+import { incomingTrace } from './incoming-trace.js';
+import type { GatewayTasks } from './gateway-tasks.js';
+import { GATEWAY_TASKS_CAPABILITY, registerTaskHandlers, startTaskCall } from './task-handlers.js';
+import { taskSupportOf } from '../client/tasks/task-types.js';
+import { UI_EXTENSION_ID } from '../client/mcp-apps.js';
 
 /** What an aggregated server needs from its surroundings (the user's endpoint). */
 export interface AggregatedServerHost {
@@ -38,6 +44,8 @@ export interface AggregatedServerHost {
   callStarted(request: Request | undefined): void;
   /** 2026-07-28 calls waiting for their client to come back with answers to an upstream's questions. */
   readonly conversations: CallConversations;
+  /** Tasks the user started through the gateway (2025-era sessions). */
+  readonly tasks: GatewayTasks;
   /** Subscribes the user's connection to an upstream resource (reference-counted per user). */
   subscribe(resource: UpstreamResource, signal: AbortSignal): Promise<void>;
   unsubscribe(resource: UpstreamResource): Promise<void>;
@@ -60,15 +68,20 @@ export const GATEWAY_CAPABILITIES = {
   prompts: { listChanged: true },
   logging: {},
   completions: {},
+  // MCP Apps pass through: a client that declares the extension gets the tools' UI metadata.
+  extensions: { [UI_EXTENSION_ID]: {} },
 };
 
 /** Builds the server for one downstream connection (2025) or request (2026-07-28). */
 export function createAggregatedServer(options: AggregatedServerOptions): Server {
   const { host, era, session } = options;
-  const server = new Server({ name: 'mcp-switchboard', version: VERSION }, { capabilities: GATEWAY_CAPABILITIES, instructions: instructionsOf(host.client()) });
+  // Tasks are 2025-11-25 vocabulary: offered on 2025-era sessions only.
+  const capabilities = era === 'legacy' ? { ...GATEWAY_CAPABILITIES, tasks: GATEWAY_TASKS_CAPABILITY } : GATEWAY_CAPABILITIES;
+  const server = new Server({ name: 'mcp-switchboard', version: VERSION }, { capabilities, instructions: instructionsOf(host.client()) });
   if (session !== undefined) session.server = server;
+  if (era === 'legacy') registerTaskHandlers(server, host);
 
-  server.setRequestHandler('tools/list', () => ({ tools: listedTools(host.client(), host.toolGate) }));
+  server.setRequestHandler('tools/list', () => ({ tools: listedTools(host.client(), host.toolGate, server.getClientCapabilities()) }));
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const client = host.client();
@@ -91,6 +104,7 @@ export function createAggregatedServer(options: AggregatedServerOptions): Server
       return callFailure(await client.callTool(name, args).then(() => undefined, (error: unknown) => error), ctx.mcpReq.signal);
     }
     if (era === 'modern') return modernCall(server, host, ctx, tool, args);
+    if (request.params.task !== undefined && taskSupportOf(tool) !== 'forbidden') return startTaskCall(host, tool, args, request.params.task.ttl, ctx.mcpReq.signal);
     const downstream = downstreamOf(server, ctx, era, session);
     host.callStarted(ctx.http?.req);
     const { call, end } = host.tracker.begin(host.user.id, tool.server, downstream, ctx.mcpReq.signal);
@@ -105,7 +119,8 @@ export function createAggregatedServer(options: AggregatedServerOptions): Server
                 .notify({ method: 'notifications/progress', params: { progressToken, progress: progress.progress, ...(progress.total === undefined ? {} : { total: progress.total }), ...(progress.message === undefined ? {} : { message: progress.message }) } })
                 .catch(() => {});
             };
-      const result = await client.callTool(name, args, { signal, ...(onProgress === undefined ? {} : { onProgress }) });
+      const traceContext = incomingTrace(ctx);
+      const result = await client.callTool(name, args, { signal, ...(onProgress === undefined ? {} : { onProgress }), ...(traceContext === undefined ? {} : { traceContext }) });
       return server.projectCallToolResult(toWireResult(result), tool.outputSchema);
     } catch (error) {
       return callFailure(error, ctx.mcpReq.signal, call.abort.signal, tool);
@@ -114,14 +129,7 @@ export function createAggregatedServer(options: AggregatedServerOptions): Server
     }
   });
 
-  server.setRequestHandler('prompts/list', () => ({
-    prompts: host.client().listPrompts().map((prompt) => ({
-      name: prompt.name,
-      ...(prompt.title === undefined ? {} : { title: prompt.title }),
-      ...(prompt.description === undefined ? {} : { description: prompt.description }),
-      ...(prompt.arguments === undefined ? {} : { arguments: prompt.arguments }),
-    })),
-  }));
+  server.setRequestHandler('prompts/list', () => ({ prompts: host.client().listPrompts().map(toWirePrompt) }));
 
   server.setRequestHandler('prompts/get', async (request, ctx) => {
     try {
@@ -132,16 +140,7 @@ export function createAggregatedServer(options: AggregatedServerOptions): Server
     }
   });
 
-  server.setRequestHandler('resources/list', () => ({
-    resources: host.client().listResources().map((resource) => ({
-      uri: resource.uri,
-      name: resource.name,
-      ...(resource.title === undefined ? {} : { title: resource.title }),
-      ...(resource.description === undefined ? {} : { description: resource.description }),
-      ...(resource.mimeType === undefined ? {} : { mimeType: resource.mimeType }),
-      ...(resource.size === undefined ? {} : { size: resource.size }),
-    })),
-  }));
+  server.setRequestHandler('resources/list', () => ({ resources: host.client().listResources().map(toWireResource) }));
 
   server.setRequestHandler('resources/templates/list', () => ({
     resourceTemplates: host.client().listResourceTemplates().map(({ server: _server, ...template }) => template),
@@ -236,6 +235,7 @@ async function modernCall(server: Server, host: AggregatedServerHost, ctx: Serve
       key: conversation,
       era: 'modern',
       canElicit: capabilities?.elicitation !== undefined,
+      canElicitUrl: capabilities?.elicitation?.url !== undefined,
       canSample: capabilities?.sampling !== undefined,
       request: (method, params, signal) => conversation.ask(method, params, signal),
       log: (level, data, logger) => {
@@ -252,7 +252,8 @@ async function modernCall(server: Server, host: AggregatedServerHost, ctx: Serve
         .notify({ method: 'notifications/progress', params: { progressToken, progress: progress.progress, ...(progress.total === undefined ? {} : { total: progress.total }), ...(progress.message === undefined ? {} : { message: progress.message }) } })
         .catch(() => {});
     };
-    conversation.run(host.client().callTool(tool.name, args, { signal: call.abort.signal, onProgress }), call.abort.signal, end);
+    const traceContext = incomingTrace(ctx);
+    conversation.run(host.client().callTool(tool.name, args, { signal: call.abort.signal, onProgress, ...(traceContext === undefined ? {} : { traceContext }) }), call.abort.signal, end);
   }
   round.ctx = ctx;
   // The client giving up on this round cancels the call.
@@ -293,6 +294,7 @@ function downstreamOf(server: Server, ctx: ServerContext, era: 'legacy', session
     key: session ?? server,
     era,
     canElicit: capabilities?.elicitation !== undefined,
+    canElicitUrl: capabilities?.elicitation?.url !== undefined,
     canSample: capabilities?.sampling !== undefined,
     request: (method, params, signal) =>
       ctx.mcpReq.send({ method, params }, { signal, timeout: DEFAULT_FORWARDED_REQUEST_TIMEOUT_MS, resetTimeoutOnProgress: true }),

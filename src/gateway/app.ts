@@ -32,6 +32,7 @@ import { registerServerRoutes } from './routes/api-servers.js';
 import { registerTemplateRoutes } from './routes/api-templates.js';
 import { registerToolRoutes } from './routes/api-tools.js';
 import { registerToolSearchRoutes } from './routes/api-tool-search.js';
+import { registerTaskRoutes } from './routes/api-tasks.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerAccessRoutes } from './routes/api-access.js';
@@ -142,6 +143,7 @@ export function createGatewayApp(gateway: Gateway): GatewayApp {
   registerLoginRoutes(app, gateway);
   registerToolRoutes(app, gateway);
   registerToolSearchRoutes(app, gateway);
+  registerTaskRoutes(app, gateway);
   registerEventsRoute(app, gateway);
   registerOAuthRoutes(app, gateway);
   registerDashboardRoutes(app);

@@ -13,6 +13,8 @@ export interface CallDownstream {
   readonly era: 'legacy' | 'modern' | 'api';
   /** The client declared it can answer `elicitation/create`. */
   readonly canElicit: boolean;
+  /** The client declared URL-mode elicitation (`capabilities.elicitation.url`): it shows a server's URL to its user. */
+  readonly canElicitUrl?: boolean;
   /** The client declared it can answer `sampling/createMessage`. */
   readonly canSample: boolean;
   /** Sends a request to the client, related to the call (on the call's own stream). */

@@ -7,27 +7,30 @@
  * one does what a bare forwarder does plus the gateway's guarantees (see bench/README.md, issue 17).
  *
  * Every guarantee of the general path holds here: the Host/Origin check, the bearer token (the same
- * short-lived cache; a token not in it is checked and cached here),
- * the body limit, the session's owner, the user's concurrent-call limit and audit entry (in the
- * user's client), metrics and the request log, cancellation (`notifications/cancelled` of the session,
- * or the client going away) and the shutdown's wait for running calls (the call tracker).
+ * short-lived cache; a token not in it is checked and cached here), the body limit, the session's owner,
+ * the user's concurrent-call limit and audit entry (in the user's client), metrics and the request log,
+ * cancellation (`notifications/cancelled` of the session, or the client going away) and the shutdown's
+ * wait for running calls (the call tracker). `tools/list` answers as the general path's (UI metadata
+ * only to MCP Apps hosts, see wire-catalog).
  *
  * Anything else — another method, a batch, progress tokens, a client that can answer elicitation or
  * sampling (its call may need a stream), a session log level, an unknown tool, an output schema on
- * 2026-07-28, an unknown or list-only token, tool rules, limits or tool search for the caller, shutdown —
- * goes to the general path unchanged; a body already read is handed over with {@link takeReadBody}.
+ * 2026-07-28, a task-augmented call, a trace context (`_meta` or `traceparent`), an unknown or list-only
+ * token, tool rules, limits or tool search for the caller, shutdown — goes to the general path
+ * unchanged; a body already read is handed over with {@link takeReadBody}.
  */
 
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { isProtocolErrorLike, jsonRpcErrorOf } from './fast-mcp-errors.js';
+import { projectStructured, stampModern } from './fast-mcp-results.js';
 import type { Gateway } from './gateway.js';
 import type { LegacySession } from './legacy-session.js';
 import { readJsonBody, type JsonBody } from './read-node-body.js';
 import { callFailure } from './aggregated-server.js';
-import { toWireResult, toWireTool } from './wire-format.js';
-import { VERSION } from '../version.js';
+import { wireToolsFor } from './wire-catalog.js';
+import { toWireResult } from './wire-format.js';
 import type { CatalogTool } from '../client/multi-server-client.js';
 import type { UserClient } from '../pool/index.js';
 import { FULL_SCOPE, scopesAllow } from './oauth-server/mcp-scope.js';
@@ -50,7 +53,6 @@ const META_PROTOCOL = 'io.modelcontextprotocol/protocolVersion';
 const META_CLIENT = 'io.modelcontextprotocol/clientInfo';
 const META_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 const MODERN_META_KEYS = new Set([META_PROTOCOL, META_CLIENT, META_CAPABILITIES]);
-const SERVER_INFO = { name: 'mcp-switchboard', version: VERSION };
 
 /** The downstream signal of a fast-path call as `callFailure` sees it: a cancelled call gets no answer at all. */
 const NEVER_ABORTED = new AbortController().signal;
@@ -88,7 +90,7 @@ export class FastMcpPath {
     const started = performance.now();
     const headers = incoming.headers;
     const gateway = this.#gateway;
-    if (incoming.method !== 'POST' || incoming.url !== '/mcp' || gateway.shuttingDown || !isJson(headers['content-type']) || !acceptsBoth(headers.accept)) return general();
+    if (incoming.method !== 'POST' || incoming.url !== '/mcp' || gateway.shuttingDown || headers.traceparent !== undefined || !isJson(headers['content-type']) || !acceptsBoth(headers.accept)) return general();
     const view = headerView(incoming);
     if (gateway.hostCheck(view) !== undefined) return general();
     const authorization = headers.authorization;
@@ -159,7 +161,7 @@ export class FastMcpPath {
     if (!this.#plain(session.userId, client)) return false;
     if (request.method === 'tools/list') {
       if (Object.keys(request.params).length > 0) return false;
-      this.#send(outgoing, session, request.id, { result: { tools: client.listTools().map(toWireTool) } }, exchange);
+      this.#send(outgoing, session, request.id, { result: { tools: wireToolsFor(client.listTools(), capabilities) } }, exchange);
       return true;
     }
     const call = callOf(request, client);
@@ -382,18 +384,4 @@ function isModernEnvelope(meta: unknown): boolean {
   if (!isObject(info) || typeof info.name !== 'string' || typeof info.version !== 'string' || !isObject(capabilities)) return false;
   if (capabilities.elicitation !== undefined || capabilities.sampling !== undefined) return false;
   return Object.keys(meta).every((key) => MODERN_META_KEYS.has(key));
-}
-
-/** The codec's projection of a non-object structured result (wrapped, with a text fallback). */
-function projectStructured(result: CallToolResult): CallToolResult {
-  const structured = result.structuredContent as unknown;
-  if (typeof structured === 'object' && structured !== null && !Array.isArray(structured)) return result;
-  const content = result.content.some((part) => part.type === 'text') ? result.content : [...result.content, { type: 'text' as const, text: JSON.stringify(structured) }];
-  return { ...result, content, structuredContent: { result: structured } };
-}
-
-/** A 2026-07-28 result: `resultType` and the server's identity in `_meta`, as the SDK stamps them. */
-function stampModern(result: CallToolResult): JsonObject {
-  const meta = result._meta;
-  return { ...result, resultType: 'complete', _meta: isObject(meta) ? { ...meta, 'io.modelcontextprotocol/serverInfo': meta['io.modelcontextprotocol/serverInfo'] ?? SERVER_INFO } : { 'io.modelcontextprotocol/serverInfo': SERVER_INFO } };
 }

@@ -9,6 +9,8 @@
  */
 
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { UI_CLIENT_CAPABILITY, UI_EXTENSION_ID } from '../client/mcp-apps.js';
+import { isUrlElicitation } from '../connection/mcp-types.js';
 import type { Logger } from '../logger.js';
 import type { ConnectionOptionsFor } from '../pool/index.js';
 import type { RegistryUser } from '../registry/index.js';
@@ -20,15 +22,21 @@ type ForwardedMethod = 'elicitation/create' | 'sampling/createMessage';
 export function forwardingOptionsFor(tracker: CallTracker, user: RegistryUser, logger: Logger): ConnectionOptionsFor {
   const options: ReturnType<ConnectionOptionsFor> = {
     onElicitation: (params, { server, signal }) => forward(tracker, user, server, 'elicitation/create', params, signal, logger),
+    // URL-mode requests arrive checked (https: or loopback http:, see url-elicitation) and go only to clients that declared the mode.
+    urlElicitation: true,
     onSampling: (params, { server, signal }) => forward(tracker, user, server, 'sampling/createMessage', params, signal, logger),
+    // The gateway carries MCP Apps to the clients that render them (see wire-catalog), so upstreams may offer their apps.
+    extensions: { [UI_EXTENSION_ID]: UI_CLIENT_CAPABILITY },
   };
   return () => options;
 }
 
 async function forward(tracker: CallTracker, user: RegistryUser, server: string, method: ForwardedMethod, params: Record<string, unknown>, signal: AbortSignal, logger: Logger): Promise<Record<string, unknown>> {
-  const what = method === 'elicitation/create' ? 'elicitation' : 'sampling';
+  const url = method === 'elicitation/create' && isUrlElicitation(params);
+  const what = method === 'elicitation/create' ? (url ? 'URL-mode elicitation' : 'elicitation') : 'sampling';
   const calls = tracker.callsTo(user.id, server).reverse();
-  const capable = calls.find((call) => (method === 'elicitation/create' ? call.downstream.canElicit : call.downstream.canSample) && call.downstream.request !== undefined);
+  const able = (call: TrackedCall): boolean => (method === 'elicitation/create' ? (url ? call.downstream.canElicitUrl === true : call.downstream.canElicit) : call.downstream.canSample);
+  const capable = calls.find((call) => able(call) && call.downstream.request !== undefined);
   if (capable?.downstream.request === undefined) {
     const reason = declineReason(calls[0], what, server);
     logger.info(`${what} request declined`, { user: user.name, server, reason });

@@ -17,6 +17,7 @@ import type { UserClient } from '../pool/index.js';
 import type { ToolGate } from './access/tool-gate.js';
 import { GatedCatalog } from './gated-catalog.js';
 import { failureResult, toWireResult, toWireTool } from './wire-format.js';
+import { wireToolsFor } from './wire-catalog.js';
 
 /** What a `tools/call` becomes: an answer given here, or a call of a catalog tool. */
 export type RoutedToolCall = { answer: CallToolResult } | { name: string; args: Record<string, unknown> };
@@ -57,12 +58,12 @@ function discoveryOf(client: UserClient, gate?: ToolGate): ToolDiscovery | undef
   return discovery;
 }
 
-/** The `tools/list` answer for the user of `client`. */
-export function listedTools(client: UserClient, gate?: ToolGate): Tool[] {
+/** The `tools/list` answer for the user of `client`, to a downstream client that declared `clientCapabilities` (UI metadata only for MCP Apps hosts, see wire-catalog). */
+export function listedTools(client: UserClient, gate: ToolGate | undefined, clientCapabilities: Record<string, unknown> | undefined): Tool[] {
   const discovery = discoveryOf(client, gate);
-  if (discovery === undefined || !discovery.active) return (gate?.list(client) ?? client.listTools()).map(toWireTool);
+  if (discovery === undefined || !discovery.active) return wireToolsFor(gate?.list(client) ?? client.listTools(), clientCapabilities);
   const tools: Tool[] = discovery.definitions().map((definition) => toWireTool({ ...definition, server: '', originalName: definition.name }));
-  for (const tool of discovery.pinned()) if (!isMetaToolName(tool.name)) tools.push(toWireTool(tool));
+  tools.push(...wireToolsFor(discovery.pinned().filter((tool) => !isMetaToolName(tool.name)), clientCapabilities));
   return tools;
 }
 

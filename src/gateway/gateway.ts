@@ -19,6 +19,7 @@ import { authenticate, authenticateCaller, bearerTokenOf, type Caller } from './
 import { FULL_SCOPE, scopesAllow } from './oauth-server/mcp-scope.js';
 import type { ProtectedResource } from './oauth-server/protected-resource.js';
 import { CallTracker } from './call-tracker.js';
+import { ReadCache } from '../client/routing/read-cache.js';
 import { forwardingOptionsFor } from './forward-server-requests.js';
 import {
   DEFAULT_MAX_BODY_BYTES,
@@ -155,6 +156,8 @@ export class Gateway {
     const calls = new CallTracker();
     const pool = new ClientPool(options.registry, {
       ...options.pool,
+      // Reads a server marked `public` are served to every user of an identical server entry; `private` ones never leave their user's client.
+      clientOptions: { sharedReadCache: new ReadCache(), ...options.pool?.clientOptions },
       logger,
       ...(options.sharedConfig === undefined ? {} : { sharedConfig: options.sharedConfig }),
       connectionOptionsFor: (user) => forwardingOptionsFor(calls, user, logger),

@@ -20,6 +20,7 @@ import type { UserClient, UserClientEvents } from '../pool/index.js';
 import type { ToolGate } from './access/tool-gate.js';
 import { createAggregatedServer, type AggregatedServerHost } from './aggregated-server.js';
 import { CallConversations } from './call-conversations.js';
+import { GatewayTasks } from './gateway-tasks.js';
 import type { CallTracker } from './call-tracker.js';
 import { isLogLevel, passesLevel, type DownstreamSession, type UpstreamResource } from './downstream-session.js';
 
@@ -45,6 +46,8 @@ export class UserEndpoint implements AggregatedServerHost {
   readonly sessions = new Set<DownstreamSession>();
   readonly conversations = new CallConversations();
   readonly toolGate: ToolGate | undefined;
+  /** Tasks this user started through the gateway, under the gateway's ids. */
+  readonly tasks: GatewayTasks;
   readonly #options: UserEndpointOptions;
   /** Resources 2026-07-28 listen streams asked for: upstream (server, URI) → URI as the client knows it → streams. */
   readonly #listened = new Map<string, Map<string, number>>();
@@ -56,6 +59,7 @@ export class UserEndpoint implements AggregatedServerHost {
     this.user = user;
     this.tracker = options.tracker;
     this.logger = options.logger.child({ user: user.name });
+    this.tasks = new GatewayTasks(user.id);
     this.#options = options;
     this.toolGate = options.toolGate;
   }

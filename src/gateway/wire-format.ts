@@ -13,7 +13,7 @@ import { ErrorCode, isSwitchboardError } from '../errors.js';
 import type { ContentItem, ResourceContents, ToolResult } from '../result/tool-result.js';
 
 /**
- * A catalog tool as `tools/list` shows it: name, schemas and annotations passed through, except that
+ * A catalog tool as `tools/list` shows it: name, schemas, annotations, icons and `_meta` passed through, except that
  * a required input property with a `default` is not required (as the gateway's own check sees it,
  * `toLenientSchema`): a downstream client that checks arguments itself must not refuse what the
  * server accepts (@playwright/mcp's `browser_take_screenshot` requires and defaults `scale`).
@@ -26,6 +26,9 @@ export function toWireTool(tool: CatalogTool): Tool {
     inputSchema: { type: 'object', ...toLenientSchema(tool.inputSchema) },
     ...(tool.outputSchema === undefined ? {} : { outputSchema: { type: 'object', ...tool.outputSchema } }),
     ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
+    ...(tool.icons === undefined ? {} : { icons: tool.icons }),
+    ...(tool._meta === undefined ? {} : { _meta: tool._meta }),
+    ...(tool.execution === undefined ? {} : { execution: tool.execution as Tool['execution'] }),
   };
 }
 

@@ -6,11 +6,15 @@
  */
 
 import type { Span, Tracer } from '@opentelemetry/api';
+import { parseTraceparent, type TraceContext } from './trace-context.js';
+
+type Api = typeof import('@opentelemetry/api');
 
 // Where @opentelemetry/api keeps its globals (api major version 1).
 const GLOBAL_KEY = Symbol.for('opentelemetry.js.api.1');
 
 let tracer: Tracer | undefined;
+let api: Api | undefined;
 let loading: Promise<void> | undefined;
 
 function registered(): boolean {
@@ -22,8 +26,9 @@ function registered(): boolean {
 export function currentTracer(): Tracer | undefined {
   if (tracer !== undefined) return tracer;
   if (!registered()) return undefined;
-  loading ??= import('@opentelemetry/api').then((api) => {
-    tracer = api.trace.getTracer('mcp-switchboard');
+  loading ??= import('@opentelemetry/api').then((loaded) => {
+    api = loaded;
+    tracer = loaded.trace.getTracer('mcp-switchboard');
   });
   return undefined;
 }
@@ -34,11 +39,20 @@ export async function prepareTracing(): Promise<void> {
   await loading;
 }
 
-/** Starts a span for a tool call, or returns undefined when tracing is off. */
-export function startToolSpan(tool: string, server: string, originalName: string): Span | undefined {
-  return currentTracer()?.startSpan(`mcp.tools/call ${tool}`, {
-    attributes: { 'mcp.server': server, 'mcp.tool.name': originalName, 'mcp.tool.exposed_name': tool, 'rpc.system': 'mcp', 'rpc.method': 'tools/call' },
-  });
+/**
+ * Starts a span for a tool call, or returns undefined when tracing is off. Its parent is the trace
+ * context that arrived with the request (`incoming`, e.g. a gateway's downstream request), else the
+ * caller's active span.
+ */
+export function startToolSpan(tool: string, server: string, originalName: string, incoming?: TraceContext): Span | undefined {
+  const active = currentTracer();
+  if (active === undefined || api === undefined) return undefined;
+  const options = { attributes: { 'mcp.server': server, 'mcp.tool.name': originalName, 'mcp.tool.exposed_name': tool, 'rpc.system': 'mcp', 'rpc.method': 'tools/call' } };
+  const remote = incoming === undefined ? undefined : parseTraceparent(incoming.traceparent);
+  if (remote === undefined) return active.startSpan(`mcp.tools/call ${tool}`, options);
+  let parentSpan = { ...remote, isRemote: true } as Parameters<Api['trace']['setSpanContext']>[1];
+  if (incoming?.tracestate !== undefined) parentSpan = { ...parentSpan, traceState: api.createTraceState(incoming.tracestate) };
+  return active.startSpan(`mcp.tools/call ${tool}`, options, api.trace.setSpanContext(api.context.active(), parentSpan));
 }
 
 /** Ends a span with the call's outcome. */

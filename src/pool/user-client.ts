@@ -10,6 +10,7 @@
 
 import { type CatalogPrompt, type CatalogResource, type CatalogResourceTemplate, type CatalogTool, DEFAULT_DRAIN_TIMEOUT_MS, type MultiServerClient, type ServerStatus } from '../client/multi-server-client.js';
 import { carryResourceSubscriptions } from '../client/routing/carry-resource-subscriptions.js';
+import type { ToolTasks } from '../client/tasks/tool-tasks.js';
 import type { SubscribedResource } from '../client/routing/resource-subscriptions.js';
 import type { CallOptions, ServerConnection } from '../connection/server-connection.js';
 import type { GetPromptResult, ReadResourceResult } from '../connection/mcp-types.js';
@@ -94,6 +95,11 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
 
   getTool(name: string): CatalogTool | undefined {
     return this.#current.client.getTool(name);
+  }
+
+  /** Tasks of the user's tools (on the current client; a task lives at its server, so it outlasts a client swap). */
+  get tasks(): ToolTasks {
+    return this.#current.client.tasks;
   }
 
   /** Per-server state; errors of servers the user does not own are redacted ({@link TenantDisclosure}). */

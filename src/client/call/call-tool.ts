@@ -1,7 +1,8 @@
 /**
  * @module client/call/call-tool
  * The path of one tool call: route the exposed name, check the arguments, then the layers
- * observe (stats, span, events) → cache → send, with retry entered only after a failed attempt.
+ * observe (stats, span, events) → cache → send (as a task when the tool requires one, its structured
+ * result checked when it declares an outputSchema), with retry entered only after a failed attempt.
  * Not `async`, and one promise derived per call: the per-call path is what the benchmark's CPU/call
  * measures, and each `async` layer would cost promises and microtask turns.
  */
@@ -17,7 +18,9 @@ import { cacheCall } from './cache-call.js';
 import { CallObservation } from './observe-call.js';
 import { invalidArgumentsError, refuseCall, unknownToolOf } from './refuse-call.js';
 import { retryCall } from './retry-call.js';
-import { sendCall, sendOptions } from './send-call.js';
+import { sendChecked } from './send-checked.js';
+import { sendOptions } from './send-call.js';
+import { withTraceMeta } from './trace-meta.js';
 
 /** Calls a tool by its exposed name (see {@link MultiServerClient.callTool}). */
 export function callTool(core: ClientCore, name: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<ToolResult> {
@@ -36,7 +39,7 @@ export function callTool(core: ClientCore, name: string, args: Record<string, un
 function callRouted(core: ClientCore, tool: CatalogTool, args: Record<string, unknown>, options: ToolCallOptions): Promise<ToolResult> {
   const slot = core.slots.get(tool.server);
   const callId = ++core.nextCallId;
-  const observed = new CallObservation(core.stats, core.events, tool, callId);
+  const observed = new CallObservation(core.stats, core.events, tool, callId, options.traceContext);
   try {
     const connection = slot?.connection;
     if (slot === undefined || connection === undefined) throw new SwitchboardError(ErrorCode.ServerNotFound, `server "${tool.server}" is not configured`, { server: tool.server, tool: tool.name, operation: 'tools/call' });
@@ -45,7 +48,7 @@ function callRouted(core: ClientCore, tool: CatalogTool, args: Record<string, un
       observed.end({ ok: true, isError: false, cached: true });
       return Promise.resolve(cached.hit);
     }
-    const callOptions = sendOptions(core.events, options, callId, tool);
+    const callOptions = withTraceMeta(sendOptions(core.events, options, callId, tool), observed.span);
     slot.running++;
     const succeeded = (result: ToolResult): ToolResult => {
       endCall(slot);
@@ -53,13 +56,14 @@ function callRouted(core: ClientCore, tool: CatalogTool, args: Record<string, un
       observed.succeeded(result);
       return result;
     };
-    return sendCall(connection, tool, args, callOptions).then(succeeded, (error: unknown) =>
+    const mode = slot.spec.validateOutput;
+    return sendChecked(core.outputCheck, connection, tool, args, callOptions, mode).then(succeeded, (error: unknown) =>
       retryCall(error, {
         tool,
         policy: slot.spec.retry === false ? undefined : (slot.spec.retry ?? DEFAULT_RETRY_POLICY),
         deadline: observed.started + (options.timeoutMs ?? slot.spec.callTimeoutMs),
         signal: options.signal,
-        send: (timeoutMs) => sendCall(connection, tool, args, { ...callOptions, timeoutMs }),
+        send: (timeoutMs) => sendChecked(core.outputCheck, connection, tool, args, { ...callOptions, timeoutMs }, mode),
         onRetry: (attempt, reason) => {
           core.stats.retried(tool.server, tool.originalName);
           core.logger.info('retrying a call that is safe to repeat', { server: tool.server, tool: tool.originalName, attempt, error: isSwitchboardError(reason) ? reason.code : String(reason) });

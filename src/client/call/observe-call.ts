@@ -6,6 +6,7 @@
  */
 
 import type { Span } from '@opentelemetry/api';
+import type { TraceContext } from '../../metrics/trace-context.js';
 import type { SwitchboardError } from '../../errors.js';
 import type { StatsCollector } from '../../metrics/stats-collector.js';
 import { endToolSpan, startToolSpan } from '../../metrics/tracing.js';
@@ -30,16 +31,17 @@ export class CallObservation {
   readonly #events: ClientEventSink;
   readonly #tool: CatalogTool;
   readonly #callId: number;
-  readonly #span: Span | undefined;
+  /** The call's span (undefined when nothing traces here): its context goes to the server in `_meta`. */
+  readonly span: Span | undefined;
 
-  constructor(stats: StatsCollector, events: ClientEventSink, tool: CatalogTool, callId: number) {
+  constructor(stats: StatsCollector, events: ClientEventSink, tool: CatalogTool, callId: number, traceContext?: TraceContext) {
     this.started = performance.now();
     this.#stats = stats;
     this.#events = events;
     this.#tool = tool;
     this.#callId = callId;
     stats.callStarted(tool.server, tool.originalName);
-    this.#span = startToolSpan(tool.name, tool.server, tool.originalName);
+    this.span = startToolSpan(tool.name, tool.server, tool.originalName, traceContext);
     if (events.listenerCount('tool-call-start') > 0) events.emit('tool-call-start', { callId, name: tool.name, server: tool.server, originalName: tool.originalName });
   }
 
@@ -48,7 +50,7 @@ export class CallObservation {
     const durationMs = performance.now() - this.started;
     const tool = this.#tool;
     this.#stats.callEnded({ server: tool.server, tool: tool.originalName, durationMs, ...outcome });
-    endToolSpan(this.#span, outcome);
+    endToolSpan(this.span, outcome);
     if (this.#events.listenerCount('tool-call-end') > 0) this.#events.emit('tool-call-end', { callId: this.#callId, name: tool.name, server: tool.server, originalName: tool.originalName, durationMs, ...outcome });
   }
 

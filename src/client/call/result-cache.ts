@@ -29,6 +29,8 @@ export interface ResultCacheOptions {
   now?: () => number;
   /** @default DEFAULT_CACHE_MAX_BYTES */
   maxBytes?: number;
+  /** Told of every invalidation of a server (other caches of it follow: hinted resource reads). */
+  onInvalidate?: (server: string) => void;
 }
 
 /** A bounded, per-server result cache. */
@@ -36,11 +38,13 @@ export class ResultCache {
   readonly #servers = new Map<string, ServerCache>();
   readonly #now: () => number;
   readonly #maxBytes: number;
+  readonly #onInvalidate: ((server: string) => void) | undefined;
   #bytes = 0;
 
   constructor(options: ResultCacheOptions = {}) {
     this.#now = options.now ?? Date.now;
     this.#maxBytes = options.maxBytes ?? DEFAULT_CACHE_MAX_BYTES;
+    this.#onInvalidate = options.onInvalidate;
   }
 
   /** The key of a call. */
@@ -98,6 +102,7 @@ export class ResultCache {
     const cache = this.#server(server);
     cache.generation++;
     for (const [key, entry] of cache.entries) this.#delete(cache, key, entry);
+    this.#onInvalidate?.(server);
   }
 
   /** Drops everything. */

@@ -4,7 +4,8 @@
  * server's definition becomes one.
  */
 
-import type { JsonSchema, PromptArgument, PromptDefinition, ResourceTemplateDefinition, ToolAnnotations, ToolDefinition } from '../../connection/mcp-types.js';
+import { catalogExtras } from './catalog-extras.js';
+import type { Icon, JsonSchema, PromptArgument, PromptDefinition, ResourceTemplateDefinition, ToolAnnotations, ToolDefinition } from '../../connection/mcp-types.js';
 
 /** A tool in the combined catalog. */
 export interface CatalogTool {
@@ -18,6 +19,12 @@ export interface CatalogTool {
   inputSchema: JsonSchema;
   outputSchema?: JsonSchema;
   annotations?: ToolAnnotations;
+  /** The server's icons for the tool (only safe image URIs, see `safeIcons`). */
+  icons?: Icon[];
+  /** The tool's `_meta` as listed (MCP Apps' `ui.resourceUri` among others). */
+  _meta?: Record<string, unknown>;
+  /** How the tool runs: `taskSupport` says whether it may (`optional`) or must (`required`) run as a task. */
+  execution?: { taskSupport?: 'forbidden' | 'optional' | 'required'; [key: string]: unknown };
 }
 
 /** A prompt in the combined catalog. */
@@ -28,6 +35,8 @@ export interface CatalogPrompt {
   title?: string;
   description?: string;
   arguments?: PromptArgument[];
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
 }
 
 /** A resource in the combined catalog. `uri` is unique across servers (rewritten only on a clash). */
@@ -40,6 +49,8 @@ export interface CatalogResource {
   description?: string;
   mimeType?: string;
   size?: number;
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
 }
 
 /** A resource template, with its server. */
@@ -61,6 +72,7 @@ export function toCatalogTool(named: { name: string; server: string; originalNam
   if (tool.title !== undefined) entry.title = tool.title;
   if (tool.outputSchema !== undefined) entry.outputSchema = tool.outputSchema;
   if (tool.annotations !== undefined) entry.annotations = tool.annotations;
+  Object.assign(entry, catalogExtras(tool));
   return entry;
 }
 
@@ -74,5 +86,6 @@ export function toCatalogPrompt(named: { name: string; server: string; originalN
     ...(prompt.title === undefined ? {} : { title: prompt.title }),
     ...(prompt.description === undefined ? {} : { description: prompt.description }),
     ...(prompt.arguments === undefined ? {} : { arguments: prompt.arguments }),
+    ...catalogExtras(prompt),
   };
 }

@@ -4,6 +4,7 @@
  * share is rewritten (`switchboard://<server>/<uri>`) so each stays addressable.
  */
 
+import { catalogExtras } from './catalog-extras.js';
 import type { ResourceDefinition } from '../../connection/mcp-types.js';
 import type { CatalogResource } from './catalog-items.js';
 
@@ -41,6 +42,7 @@ export function buildResourceCatalog(sources: readonly ResourceSource[]): Resour
         ...(resource.description === undefined ? {} : { description: resource.description }),
         ...(resource.mimeType === undefined ? {} : { mimeType: resource.mimeType }),
         ...(resource.size === undefined ? {} : { size: resource.size }),
+        ...catalogExtras(resource),
       });
     }
   }

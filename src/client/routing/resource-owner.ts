@@ -1,11 +1,13 @@
 /**
  * @module client/routing/resource-owner
  * Which server a resource URI belongs to: a listed resource names its server; a URI that matches the
- * resource templates of exactly one serving server is that server's; otherwise the caller must say.
+ * resource templates of exactly one serving server is that server's (an unlisted `ui://` one is the
+ * server's whose tool names it); otherwise the caller must say.
  */
 
 import { ErrorCode, SwitchboardError } from '../../errors.js';
 import type { ClientCore } from '../client-core.js';
+import { uiResourceServers } from '../mcp-apps.js';
 import { isServing } from '../serving.js';
 import type { SubscribedResource } from './resource-subscriptions.js';
 
@@ -14,7 +16,9 @@ export async function resourceOwner(core: ClientCore, uri: string, server: strin
   const listed = core.catalogs.resources.get(uri);
   if (listed !== undefined && (server === undefined || server === listed.server)) return { server: listed.server, uri: listed.originalUri };
   if (server !== undefined) return { server, uri };
-  const candidates = await serversForUri(core, uri);
+  // An unlisted ui:// resource belongs to the server whose tool names it (MCP Apps).
+  const owners = uiResourceServers(core.catalogs.tools.entries, uri);
+  const candidates = owners.length > 0 ? owners : await serversForUri(core, uri);
   if (candidates.length === 1 && candidates[0] !== undefined) return { server: candidates[0], uri };
   throw new SwitchboardError(
     ErrorCode.InvalidArgument,

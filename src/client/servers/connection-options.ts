@@ -12,7 +12,7 @@ import type { Logger } from '../../logger.js';
 import { DEFAULT_MAX_RETRY_DELAY_MS, DEFAULT_RETRY_DELAY_MS, type MultiServerClientOptions } from '../multi-server-client-options.js';
 
 /** The client options handed to every connection as they are. */
-const SHARED_CONNECTION_OPTIONS = ['clientInfo', 'onElicitation', 'onSampling', 'roots', 'fetch', 'authProvider', 'oauth', 'leanRequests'] as const;
+const SHARED_CONNECTION_OPTIONS = ['clientInfo', 'onElicitation', 'urlElicitation', 'onSampling', 'extensions', 'roots', 'fetch', 'authProvider', 'oauth', 'leanRequests'] as const;
 
 // A connection option the client neither passes down nor sets itself fails to compile here: add it
 // to MultiServerClientOptions and to the list above (or set it below).

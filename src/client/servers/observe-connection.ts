@@ -2,7 +2,7 @@
  * @module client/servers/observe-connection
  * How the client follows one server's connection. The connection owns the state machine (restart,
  * reconnect, health, background retries of a failed start); the client only observes it: it passes
- * logs and resource updates on, reports the connection's state changes (outside a start, whose
+ * logs and resource updates on (an update drops the resource's cached reads), reports the connection's state changes (outside a start, whose
  * listing it reports itself), lists a server its Supervisor brought up after a failed start, re-lists
  * after `list_changed` and after a reconnect, and drops cached results when the server went away.
  */
@@ -22,7 +22,10 @@ export function observeConnection(core: ClientCore, slot: ServerSlot, connection
     if (connection !== slot.connection || slot.retired) return;
     slot.listTimers.trigger(kind, () => void refreshList(core, slot, connection, kind));
   });
-  connection.on('resource-updated', ({ uri }) => events.emit('resources-changed', { server, uri }));
+  connection.on('resource-updated', ({ uri }) => {
+    core.reads.invalidate(server, uri);
+    events.emit('resources-changed', { server, uri });
+  });
   connection.on('log', ({ level, logger, data }) => events.emit('server-log', { server, level, ...(logger === undefined ? {} : { logger }), data, source: 'mcp' }));
   connection.on('stderr', ({ line }) => events.emit('server-log', { server, level: 'info', data: line, source: 'stderr' }));
   connection.on('state-change', ({ to, error, trigger }) => {

@@ -3,8 +3,10 @@
  * One server's state as `status()` and `tools --json` show it.
  */
 
+import { withSafeIcons } from '../catalog/catalog-extras.js';
 import type { ServerInfo } from '../../connection/mcp-types.js';
 import type { ServerState } from '../../connection/server-state.js';
+import type { ClientCore } from '../client-core.js';
 import { isServing } from '../serving.js';
 import type { ServerSlot } from './server-slot.js';
 
@@ -39,7 +41,7 @@ export function statusOf(slot: ServerSlot, countOf: (server: string) => number):
     enabled: slot.spec.enabled,
     ...(connection?.transportKind === undefined ? {} : { transport: connection.transportKind }),
     ...(connection?.protocolVersion === undefined ? {} : { protocolVersion: connection.protocolVersion }),
-    ...(connection?.serverInfo === undefined ? {} : { serverInfo: connection.serverInfo }),
+    ...(connection?.serverInfo === undefined ? {} : { serverInfo: withSafeIcons(connection.serverInfo) }),
     toolCount: isServing(slot.state) ? countOf(slot.spec.name) : 0,
     restarts: connection?.restarts ?? 0,
     // `readyAt` is since when it has been ready: a degraded server is not.
@@ -57,4 +59,10 @@ export function statusOf(slot: ServerSlot, countOf: (server: string) => number):
           },
         }),
   };
+}
+
+/** The status of every server of `core`, in config order. */
+export function statusesOf(core: ClientCore): ServerStatus[] {
+  const tools = core.catalogs.tools;
+  return [...core.slots.values()].map((slot) => statusOf(slot, (server) => tools.countOf(server)));
 }

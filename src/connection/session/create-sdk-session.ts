@@ -7,8 +7,10 @@
 
 import type { ClientCapabilities } from '@modelcontextprotocol/client';
 import type { ServerSpec } from '../../config/server-spec.js';
+import { clientCapabilities } from '../client-capabilities.js';
 import { loadClientSdk } from '../client-sdk.js';
 import type { ServerConnectionOptions } from '../server-connection-options.js';
+import { guardedElicitation } from '../url-elicitation.js';
 import type { SessionSink } from './mcp-session.js';
 import { SdkSession } from './sdk-session.js';
 
@@ -19,7 +21,7 @@ export interface SdkSessionPlan {
   /** `legacy`/undefined: the 2025 `initialize`; otherwise the negotiation mode. */
   mode: ServerSpec['protocol'] | undefined;
   probeTimeoutMs: number | undefined;
-  handlers: Pick<ServerConnectionOptions, 'onElicitation' | 'onSampling' | 'roots'>;
+  handlers: Pick<ServerConnectionOptions, 'onElicitation' | 'onSampling' | 'roots' | 'urlElicitation' | 'extensions'>;
   sink: SessionSink;
 }
 
@@ -27,10 +29,8 @@ export interface SdkSessionPlan {
 export async function createSdkSession(plan: SdkSessionPlan): Promise<SdkSession> {
   const { Client } = await loadClientSdk();
   const { onElicitation, onSampling, roots } = plan.handlers;
-  const capabilities: ClientCapabilities = {};
-  if (onElicitation !== undefined) capabilities.elicitation = { form: { applyDefaults: true } };
-  if (onSampling !== undefined) capabilities.sampling = {};
-  if (roots !== undefined) capabilities.roots = { listChanged: true };
+  const capabilities = clientCapabilities(plan.handlers) as ClientCapabilities;
+  const urlElicitation = plan.handlers.urlElicitation === true;
   const { mode, probeTimeoutMs, sink } = plan;
   const negotiation =
     mode === undefined || mode === 'legacy'
@@ -49,7 +49,7 @@ export async function createSdkSession(plan: SdkSessionPlan): Promise<SdkSession
   });
   if (onElicitation !== undefined) {
     client.setRequestHandler('elicitation/create', async (request, context) =>
-      (await onElicitation(request.params as Record<string, unknown>, { server, signal: context.mcpReq.signal })) as never,
+      (await onElicitation(guardedElicitation(request.params as Record<string, unknown>, server, urlElicitation), { server, signal: context.mcpReq.signal })) as never,
     );
   }
   if (onSampling !== undefined) {

@@ -17,6 +17,8 @@ import type { McpSession, SessionRequestOptions, SessionSink, ToolCallParams } f
 export interface LeanSessionOptions {
   serverName: string;
   clientInfo: { name: string; version: string };
+  /** Declared in `initialize` (see client-capabilities). */
+  capabilities: Record<string, Record<string, unknown>>;
   /** Writes a message without a promise (the stdio fast path); default: the transport's `send`. */
   send?: (message: JSONRPCMessage) => void;
   sink: SessionSink;
@@ -32,7 +34,7 @@ export class LeanSession implements McpSession {
     const { serverName, sink } = options;
     this.#client = new LeanClient({
       clientInfo: options.clientInfo,
-      capabilities: {},
+      capabilities: options.capabilities,
       serverName,
       ...(options.send === undefined ? {} : { send: options.send }),
       onRpcError: (error, method) => mapRpcError(error, serverName, method),

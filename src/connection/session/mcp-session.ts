@@ -19,6 +19,7 @@ export type SessionRequestOptions = LeanRequestOptions;
 export interface ToolCallParams {
   name: string;
   arguments: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
 }
 
 /** What a session tells its owner (notifications the server sent). */

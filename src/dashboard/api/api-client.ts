@@ -6,7 +6,7 @@
 import { createParser } from 'eventsource-parser';
 import { isRecord } from '../model/is-record.js';
 import { ApiError, parseErrorBody } from './api-error.js';
-import type { AuthorizedClientView, CallAnswer, CallProgress, LoginResponse, MeResponse, ServerChange, ServerResponse, ServersResponse, StatsResponse, TemplatesResponse, ToolSearchView, ToolsResponse } from '../../contract/api-contract.js';
+import type { AuthorizedClientView, AppView, CallAnswer, CallProgress, LoginResponse, MeResponse, ServerChange, ServerResponse, ServersResponse, StatsResponse, TasksResponse, TemplatesResponse, ToolSearchView, ToolsResponse } from '../../contract/api-contract.js';
 
 export type { CallProgress, ServerChange };
 import type { ApprovalView, EndpointView, GroupView, LimitView, RuleView } from './access-types.js';
@@ -97,6 +97,16 @@ export class ApiClient {
 
   setToolSearch(mode: ToolSearchView['toolSearch']['mode']): Promise<ToolSearchView> {
     return this.#request('PUT', 'api/tool-search', { mode });
+  }
+
+  /** The tasks the user's servers are running. */
+  tasks(): Promise<TasksResponse> {
+    return this.#request('GET', 'api/tasks');
+  }
+
+  /** The HTML of a tool's MCP App. */
+  toolApp(name: string): Promise<AppView> {
+    return this.#request('GET', `api/tools/${encodeURIComponent(name)}/app`);
   }
 
   /**

@@ -9,6 +9,8 @@ import { formFromSchema } from '../model/schema-form.js';
 import { descriptionBesideServer } from '../model/tool-description.js';
 import { SchemaTable } from './schema-table.js';
 import { TryForm } from './try-form.js';
+import { AppFrame } from './app-frame.js';
+import { ToolIcon } from './tool-icon.js';
 
 const HINTS: Array<[string, string]> = [
   ['readOnlyHint', 'read-only'],
@@ -25,11 +27,13 @@ export function ToolDetail({ tool }: { tool: ToolView }) {
   return (
     <article class="tool-detail card" aria-labelledby="tool-title">
       <h2 id="tool-title">
+        <ToolIcon icons={tool.icons} size={24} />
         <code>{tool.name}</code>
       </h2>
       <p class="tags">
         <span class="tag">server {tool.server}</span>
         {tool.originalName !== tool.name ? <span class="tag">on the server: {tool.originalName}</span> : null}
+        {tool.taskSupport === undefined ? null : <span class="tag">{tool.taskSupport === 'required' ? 'runs as a task' : 'may run as a task'}</span>}
         {hints.map((hint) => (
           <span key={hint} class={`tag${hint === 'destructive' ? ' tag-bad' : ''}`}>
             {hint}
@@ -46,6 +50,7 @@ export function ToolDetail({ tool }: { tool: ToolView }) {
           <pre class="code">{JSON.stringify(tool.outputSchema, null, 2)}</pre>
         </details>
       )}
+      {tool.uiResourceUri === undefined ? null : <AppFrame key={tool.name} tool={tool.name} uri={tool.uiResourceUri} />}
       <TryForm key={tool.name} tool={tool} />
     </article>
   );

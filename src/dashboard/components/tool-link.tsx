@@ -6,6 +6,7 @@
 
 import type { ToolView } from '../../contract/api-contract.js';
 import { descriptionBesideServer } from '../model/tool-description.js';
+import { ToolIcon } from './tool-icon.js';
 
 export interface ToolLinkProps {
   tool: ToolView;
@@ -17,7 +18,10 @@ export function ToolLink({ tool, href, current }: ToolLinkProps) {
   const description = descriptionBesideServer(tool.description, tool.server);
   return (
     <a href={href} aria-current={current ? 'true' : undefined}>
-      <span class="tool-name">{tool.name}</span>
+      <span class="tool-name">
+        <ToolIcon icons={tool.icons} />
+        {tool.name}
+      </span>
       <span class="muted small">{tool.server}</span>
       {description === undefined ? null : <span class="tool-description small">{description}</span>}
     </a>

@@ -9,6 +9,7 @@ import type { ServerView } from '../../contract/api-contract.js';
 import { messageOf, Problem, StaleNotice } from '../components/problem.js';
 import { ServerCard } from '../components/server-card.js';
 import { ServerForm } from '../components/server-form.js';
+import { RunningTasks } from '../components/running-tasks.js';
 import { useSession } from '../state/session.js';
 import { useLoader, useNow } from '../state/use-loader.js';
 
@@ -98,6 +99,7 @@ export function ServersPage() {
           />
         ))}
       </div>
+      <RunningTasks />
       {editing === undefined ? null : (
         <ServerForm
           {...(editing.mode === 'edit' ? { server: editing.server } : {})}

@@ -13,7 +13,7 @@
  * tool that exists.
  */
 
-import type { CallAnswer, ToolView, ToolsResponse } from '../../contract/api-contract.js';
+import type { AppView, CallAnswer, ToolView, ToolsResponse } from '../../contract/api-contract.js';
 import { streamSSE } from 'hono/streaming';
 import { ErrorCode, SwitchboardError } from '../../errors.js';
 import { toApiError } from '../http-error.js';
@@ -37,11 +37,20 @@ function onlyVisible(found: readonly CatalogTool[], visible: readonly CatalogToo
   const byOrigin = new Map(visible.map((tool) => [`${tool.server}\0${tool.originalName}`, tool]));
   return found.flatMap((tool) => byOrigin.get(`${tool.server}\0${tool.originalName}`) ?? []);
 }
+import { appFields, toolApp } from './tool-app.js';
+import { APP_FRAME_HEADERS, APP_FRAME_PATH, AppFrames } from '../app-frames.js';
 
 const API_DOWNSTREAM = { key: {}, era: 'api', canElicit: false, canSample: false } as const;
 
 /** Adds the `/api/tools` routes (behind the auth middleware). */
 export function registerToolRoutes(app: GatewayApp, gateway: Gateway): void {
+  const frames = new AppFrames();
+  // No token on this path: the one-time URL is the authorization (see app-frames).
+  app.get(`${APP_FRAME_PATH}/:token`, (c) => {
+    const html = frames.take(c.req.param('token'));
+    return html === undefined ? c.text('This app frame is unknown, used or expired: open the app again.', 404) : c.body(html, 200, APP_FRAME_HEADERS);
+  });
+
   app.get('/api/tools', async (c) => {
     const user = userOf(c);
     const gate = gateOf(gateway, user, c.req.query('endpoint'));
@@ -59,8 +68,24 @@ export function registerToolRoutes(app: GatewayApp, gateway: Gateway): void {
         inputSchema: tool.inputSchema,
         ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
         ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
+        ...(tool.icons === undefined ? {} : { icons: tool.icons }),
+        ...appFields(tool),
       }));
       return c.json({ tools, version: lease.client.catalogVersion, ...(query === undefined ? {} : { query }) } satisfies ToolsResponse);
+    } finally {
+      lease.release();
+    }
+  });
+
+  app.get('/api/tools/:name/app', async (c) => {
+    const user = userOf(c);
+    const gate = gateOf(gateway, user, c.req.query('endpoint'));
+    const lease = await gateway.lease(user);
+    try {
+      // Only a tool this user may see (on /mcp or the named endpoint) shows its app.
+      const name = c.req.param('name');
+      const app = await toolApp(lease.client, name, gate.list(lease.client).find((tool) => tool.name === name));
+      return c.json({ uri: app.uri, mimeType: app.mimeType, frameUrl: frames.issue(app.html) } satisfies AppView);
     } finally {
       lease.release();
     }

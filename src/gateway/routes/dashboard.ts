@@ -17,16 +17,21 @@ import { apiErrorResponse } from '../http-error.js';
 export const DASHBOARD_DIR = fileURLToPath(new URL('../../../dist/dashboard/', import.meta.url));
 
 /**
- * Only the page's own files; media in tool results are `data:` URLs, and the API is same-origin.
+ * Only the page's own files; media in tool results are `data:` URLs, icons `https:` or `data:`, and
+ * the API is same-origin. An MCP App's HTML is framed from the gateway's one-time URLs, under a
+ * sandboxing policy of its own (gateway/app-frames).
  * Styles set through the CSSOM (element.style) are not inline markup and need no 'unsafe-inline'.
  */
 export const DASHBOARD_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
-  "img-src 'self' data:",
+  // Icons of servers and tools are https: images (safeIcons keeps no other remote kind); the page sends no referrer.
+  "img-src 'self' data: https:",
   "media-src 'self' data:",
   "connect-src 'self'",
+  // An MCP App's document, from the gateway's one-time frame URLs (its own policy sandboxes it).
+  "frame-src 'self'",
   "frame-ancestors 'none'",
   "base-uri 'none'",
   "form-action 'none'",
