@@ -6,7 +6,7 @@
 
 import type { Logger } from '../../logger.js';
 import type { RateLimit } from '../../registry/index.js';
-import { usageError } from '../cli-error.js';
+import { unknownActionError, usageError } from '../cli-error.js';
 import { withRegistry } from '../open-registry.js';
 import { writeJson, writeResult } from '../output.js';
 import { booleanFlag, checkPositionals, integerFlag, listFlag, parseCommandArgs, stringFlag } from '../registry-args.js';
@@ -58,6 +58,6 @@ export async function limits(argv: readonly string[], logger: Logger): Promise<v
     case 'remove':
       return removeAccessItem(args, logger, KIND);
     default:
-      throw usageError(`${action === undefined ? 'an action is needed' : `unknown action "${action}"`}; usage: ${USAGE}`);
+      throw unknownActionError(action, USAGE);
   }
 }

@@ -7,7 +7,7 @@
 
 import type { Logger } from '../../logger.js';
 import { describeRule, type AnnotationFilter, type ToolRule } from '../../registry/index.js';
-import { usageError } from '../cli-error.js';
+import { unknownActionError, usageError } from '../cli-error.js';
 import { withRegistry } from '../open-registry.js';
 import { writeJson, writeResult } from '../output.js';
 import { booleanFlag, checkPositionals, listFlag, parseCommandArgs, stringFlag, truthFlag } from '../registry-args.js';
@@ -73,6 +73,6 @@ export async function rules(argv: readonly string[], logger: Logger): Promise<vo
     case 'remove':
       return removeAccessItem(args, logger, KIND);
     default:
-      throw usageError(`${action === undefined ? 'an action is needed' : `unknown action "${action}"`}; usage: ${USAGE}`);
+      throw unknownActionError(action, USAGE);
   }
 }
