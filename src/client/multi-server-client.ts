@@ -29,6 +29,7 @@ import { createClientCore, type ClientCore } from './client-core.js';
 import type { MultiServerClientEvents } from './multi-server-client-events.js';
 import type { ConfigInput, MultiServerClientOptions, ToolCallOptions } from './multi-server-client-options.js';
 import { normalizeConfigInput } from './normalize-config-input.js';
+import { getPrompt } from './routing/get-prompt.js';
 import { resourceOwner } from './routing/resource-owner.js';
 import { subscribeResource, unsubscribeResource } from './routing/subscribe-resource.js';
 import type { SubscribedResource } from './routing/resource-subscriptions.js';
@@ -99,14 +100,11 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
     const client = new MultiServerClient(normalized, warnings, options, store, await store?.load(normalized.servers));
     try {
       await startAll(client.#core);
+      const failures = normalized.onServerError === 'throw' ? startFailures(client.#core) : undefined;
+      if (failures !== undefined) throw failures;
     } catch (error) {
       await client.close();
       throw error;
-    }
-    const failures = normalized.onServerError === 'throw' ? startFailures(client.#core) : undefined;
-    if (failures !== undefined) {
-      await client.close();
-      throw failures;
     }
     return client;
   }
@@ -219,10 +217,8 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
   }
 
   /** Gets a prompt by its exposed name. */
-  async getPrompt(name: string, args: Record<string, string> = {}, options: CallOptions = {}): Promise<GetPromptResult> {
-    const prompt = this.#core.catalogs.prompts.route(name);
-    if (prompt === undefined) throw new SwitchboardError(ErrorCode.InvalidArgument, `There is no prompt named "${name}".`, { operation: 'prompts/get', details: { prompt: name } });
-    return servingConnection(this.#core, prompt.server).getPrompt(prompt.originalName, args, options);
+  getPrompt(name: string, args: Record<string, string> = {}, options: CallOptions = {}): Promise<GetPromptResult> {
+    return getPrompt(this.#core, name, args, options);
   }
 
   /** Every resource of every serving server; URIs are unique (rewritten only when two servers share one). */
@@ -282,8 +278,7 @@ export class MultiServerClient extends TypedEmitter<MultiServerClientEvents> {
 
   /** Per-server state, protocol version and last error. */
   status(): ServerStatus[] {
-    const tools = this.#core.catalogs.tools;
-    return [...this.#core.slots.values()].map((slot) => statusOf(slot, (server) => tools.countOf(server)));
+    return [...this.#core.slots.values()].map((slot) => statusOf(slot, (server) => this.#core.catalogs.tools.countOf(server)));
   }
 
   /** Every rename and collision of the current catalogs. */
