@@ -48,16 +48,7 @@ const ALLOWED: Record<string, readonly string[]> = {
 const THROUGH_INDEX: Record<string, readonly string[]> = { registry: ['gateway'], pool: ['gateway'] };
 
 /** What the gateway may use of `connection/`: protocol types. Calls go through the client (MultiServerClient). */
-const GATEWAY_CONNECTION_FILES = ['connection/mcp-types.ts'];
-
-/**
- * Imports that break a rule today, in files other helpers are rewriting at the same time; each is
- * removed when its file is (issue 16). `from → to` as paths under src/.
- */
-const KNOWN_EXCEPTIONS = new Set<string>([
-  // ProgressUpdate is born in lean-requester; the connection split moves it to a type module.
-  'gateway/aggregated-server.ts → connection/lean-requester.ts',
-]);
+const GATEWAY_CONNECTION_FILES = ['connection/mcp-types.ts', 'connection/progress-update.ts'];
 
 interface Import {
   from: string;
@@ -144,7 +135,6 @@ function violations(): string[] {
   for (const file of sourceFiles(SRC)) {
     for (const edge of importsOf(file)) {
       const key = `${edge.from} → ${edge.to}`;
-      if (KNOWN_EXCEPTIONS.has(key)) continue;
       const a = folderOf(edge.from);
       const b = folderOf(edge.to);
       if (a === b) continue;
@@ -207,9 +197,4 @@ test('the dashboard is typed against the API contract alone', () => {
   const dashboard = sourceFiles(join(SRC, 'dashboard')).flatMap(importsOf).filter((edge) => !edge.to.startsWith('dashboard/'));
   expect(dashboard.length).toBeGreaterThan(0);
   expect(dashboard.filter((edge) => edge.to !== 'contract/api-contract.ts').map((edge) => `${edge.from} → ${edge.to}`)).toEqual([]);
-});
-
-test('every known exception is still an import of the tree (a stale one is deleted, not kept)', () => {
-  const made = new Set(sourceFiles(SRC).flatMap(importsOf).map((edge) => `${edge.from} → ${edge.to}`));
-  expect([...KNOWN_EXCEPTIONS].filter((exception) => !made.has(exception))).toEqual([]);
 });

@@ -100,6 +100,11 @@ export class SwitchboardTool extends StructuredTool<JSONSchema> {
     }
   }
 
+  /** The call itself; the meta-tools of tool search override it (the answer is shaped the same). */
+  protected run(args: unknown, callOptions: CallOptions): Promise<ToolResult> {
+    return this.#client.callTool(this.name, isRecord(args) ? args : {}, callOptions);
+  }
+
   protected async _call(args: unknown, _runManager?: CallbackManagerForToolRun, config?: ToolRunnableConfig): Promise<ToolMessage | string | ToolMessage['content']> {
     const signal = config?.signal;
     const callOptions: CallOptions = {
@@ -109,7 +114,7 @@ export class SwitchboardTool extends StructuredTool<JSONSchema> {
     const toolCallId = config?.toolCall?.id;
     let result: ToolResult;
     try {
-      result = await this.#client.callTool(this.name, isRecord(args) ? args : {}, callOptions);
+      result = await this.run(args, callOptions);
     } catch (error) {
       if (isCallerAbort(signal) || toolCallId === undefined) throw error;
       return new ToolMessage({ content: toolFailureText(error), tool_call_id: toolCallId, name: this.name, status: 'error', metadata: this.metadata });

@@ -61,6 +61,7 @@ export function parseAuthorizationCallback(value: string | URL | URLSearchParams
     // error_description is written by the authorization server and is shown only as a detail.
     throw new SwitchboardError(ErrorCode.ServerUnauthorized, `server "${server}": the authorization was refused (${error.slice(0, 64)})`, {
       server,
+      reason: `the authorization was refused (${error.slice(0, 64)})`,
       hint: error === 'access_denied' ? 'approve the request in the browser, or ask the server owner for access' : 'try again; if it persists, check the client registration',
       details: { reason: 'authorization-refused', oauthError: error.slice(0, 64) },
     });
@@ -86,6 +87,7 @@ function parseUrl(text: string): URL | undefined {
 function callbackError(server: string, message: string, reason = 'bad-callback'): SwitchboardError {
   return new SwitchboardError(ErrorCode.ServerUnauthorized, `server "${server}": ${message}`, {
     server,
+    reason: message,
     hint: `start again with: switchboard login ${server}`,
     details: { reason },
   });

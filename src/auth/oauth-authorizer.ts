@@ -241,7 +241,7 @@ export class OAuthAuthorizer {
       throw new SwitchboardError(
         ErrorCode.ServerUnauthorized,
         `server "${this.#provider.server}": its protected resource metadata is for ${resource}, not ${this.#serverUrl}; refusing to authorize`,
-        { server: this.#provider.server, hint: 'the server is misconfigured or impersonated; check the URL', details: { reason: 'resource-mismatch', resource } },
+        { server: this.#provider.server, reason: `its protected resource metadata is for ${resource}, not ${this.#serverUrl}; refusing to authorize`, hint: 'the server is misconfigured or impersonated; check the URL', details: { reason: 'resource-mismatch', resource } },
       );
     }
     this.#logger.debug('OAuth: discovered', {
@@ -309,6 +309,7 @@ export class OAuthAuthorizer {
     if (status === 401) {
       return new SwitchboardError(ErrorCode.ServerUnauthorized, `server "${server}" still refuses the token after ${attempts} authorization${attempts === 1 ? '' : 's'} (HTTP 401)`, {
         server,
+        reason: `still refuses the token after ${attempts} authorization${attempts === 1 ? '' : 's'} (HTTP 401)`,
         hint: `log in again with: switchboard login ${server} --force`,
         details: { status: 401, reason: 'token-refused', attempts },
       });
@@ -318,6 +319,7 @@ export class OAuthAuthorizer {
       `server "${server}" refused access: insufficient scope${scope === undefined ? '' : ` (needs ${scope})`}, still after ${attempts} authorization${attempts === 1 ? '' : 's'} (HTTP 403)`,
       {
         server,
+        reason: `refused access: insufficient scope${scope === undefined ? '' : ` (needs ${scope})`}, still after ${attempts} authorization${attempts === 1 ? '' : 's'} (HTTP 403)`,
         hint: 'the account may lack this permission; ask the server owner, or log in with another account',
         details: { status: 403, reason: 'insufficient-scope', attempts, ...(scope === undefined ? {} : { requiredScope: scope }) },
       },

@@ -224,6 +224,7 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
     if (authorizationUrl.protocol !== 'https:' && authorizationUrl.protocol !== 'http:') {
       throw new SwitchboardError(ErrorCode.ServerUnauthorized, `server "${this.server}": the authorization endpoint is not an http(s) URL`, {
         server: this.server,
+        reason: 'the authorization endpoint is not an http(s) URL',
         details: { reason: 'bad-authorization-endpoint' },
       });
     }
@@ -328,6 +329,7 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
     if (idp === undefined || audience === undefined || resource === undefined) {
       throw new SwitchboardError(ErrorCode.ServerUnauthorized, `server "${this.server}": enterprise-managed authorization needs the server's protected resource metadata, which it does not publish`, {
         server: this.server,
+        reason: "enterprise-managed authorization needs the server's protected resource metadata, which it does not publish",
         details: { reason: 'jwt-bearer-unavailable' },
       });
     }
@@ -352,6 +354,7 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
 export function loginRequired(server: string, loginCommand = `switchboard login ${server}`): SwitchboardError {
   return new SwitchboardError(ErrorCode.ServerUnauthorized, `server "${server}" requires you to log in (OAuth)`, {
     server,
+    reason: 'requires you to log in (OAuth)',
     hint: `run: ${loginCommand}`,
     details: { status: 401, reason: 'login-required' },
   });

@@ -23,3 +23,8 @@ export class CliExit extends Error {
 export function usageError(message: string): CliExit {
   return new CliExit(ExitCode.Usage, message);
 }
+
+/** A registry command run without its action (`switchboard users`) or with one it does not have. */
+export function unknownActionError(action: string | undefined, usage: string): CliExit {
+  return usageError(`${action === undefined ? 'an action is needed' : `unknown action "${action}"`}; usage: ${usage}`);
+}

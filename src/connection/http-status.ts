@@ -1,20 +1,14 @@
 /**
  * @module connection/http-status
- * The HTTP status of a transport failure (the SDK puts it on the error or in its `data`), and what it
- * means for the choice of transport.
+ * What the HTTP status of a transport failure means for the choice of transport (the status itself is
+ * read by `httpStatusOf`, the one place that sniffs foreign errors).
  */
 
-/** The status of an SDK HTTP error, if it has one. */
-export function httpStatus(error: unknown): number | undefined {
-  const data = (error as { data?: unknown } | null)?.data;
-  if (typeof data === 'object' && data !== null && typeof (data as { status?: unknown }).status === 'number') return (data as { status: number }).status;
-  const status = (error as { status?: unknown } | null)?.status;
-  return typeof status === 'number' ? status : undefined;
-}
+import { httpStatusOf } from '../to-switchboard-error.js';
 
 /** True when a Streamable HTTP refusal says "try legacy SSE". */
 export function shouldFallBackToSse(error: unknown): boolean {
-  const status = httpStatus(error);
+  const status = httpStatusOf(error);
   // Auth failures must not be retried on another transport: they would fail the same way, later.
   return status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403;
 }

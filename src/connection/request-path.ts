@@ -9,10 +9,9 @@
 import type { ServerSpec } from '../config/server-spec.js';
 import { isSwitchboardError, type SwitchboardError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { toSwitchboardError } from '../to-switchboard-error.js';
+import { httpStatusOf, toSwitchboardError } from '../to-switchboard-error.js';
 import type { CallOptions } from './call-options.js';
 import { closedError } from './connection-errors.js';
-import { httpStatus } from './http-status.js';
 import type { LeanRequestOptions } from './lean-requester.js';
 import type { ConnectionLifecycle } from './lifecycle/connection-lifecycle.js';
 import type { ServerLink } from './server-link.js';
@@ -56,7 +55,7 @@ export class RequestPath {
       // A 404 for a known session means the server forgot it: the spec requires a new initialize.
       // Requests on that session never reached a live one (they 404 or are cut off by the
       // re-initialize), so sending them again is safe whatever they do.
-      const expired = session !== undefined && this.#link.transportKind === 'http' && (httpStatus(error) === 404 || this.#expiredSessions.has(session));
+      const expired = session !== undefined && this.#link.transportKind === 'http' && (httpStatusOf(error) === 404 || this.#expiredSessions.has(session));
       if (expired && !this.#life.closing && options.signal?.aborted !== true) {
         this.#expiredSessions.add(session);
         this.#logger.info('session expired (HTTP 404); re-initializing', { method });

@@ -10,10 +10,11 @@ import type { HttpServerSpec, ServerSpec, StdioServerSpec } from '../config/serv
 import { DEFAULT_STDIO_PROBE_TIMEOUT_MS } from '../config/server-spec.js';
 import type { SwitchboardError } from '../errors.js';
 import { isDebugEnabled, type Logger } from '../logger.js';
+import { httpStatusOf } from '../to-switchboard-error.js';
 import { VERSION } from '../version.js';
 import { disconnectError } from './connection-errors.js';
 import { createHttpTransport, createStdioTransport, type TransportKind } from './create-transport.js';
-import { httpStatus, shouldFallBackToSse } from './http-status.js';
+import { shouldFallBackToSse } from './http-status.js';
 import { createMessageTrace } from './message-trace.js';
 import type { ServerConnectionOptions } from './server-connection-options.js';
 import { clientCapabilities } from './client-capabilities.js';
@@ -120,7 +121,7 @@ export class ServerLink {
         return;
       } catch (error) {
         if (spec.transport === 'http' || signal.aborted || !shouldFallBackToSse(error)) throw error;
-        logger.info('Streamable HTTP refused, falling back to legacy SSE', { status: httpStatus(error) });
+        logger.info('Streamable HTTP refused, falling back to legacy SSE', { status: httpStatusOf(error) });
         await this.teardown();
       }
     }

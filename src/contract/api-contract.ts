@@ -12,6 +12,7 @@ import type { ToolResult } from '../result/tool-result.js';
 
 export type { ContentItem, ToolResult } from '../result/tool-result.js';
 export type { CallStats, ClientStats, LatencySummary, ServerStats, TimelinePoint, ToolStats } from '../metrics/stats-types.js';
+export type { AnnotationFilterView, ApprovalView, EndpointView, GroupView, LimitView, RuleView, ScopeView } from './access-contract.js';
 
 /** The signed-in user. */
 export interface ApiUser {

@@ -1,4 +1,5 @@
 /**
+ * @module dashboard/vite.config
  * Builds the dashboard into `dist/dashboard/` (run by `npm run build`). Everything is bundled: the
  * gateway serves `index.html` at `/` and the hashed files under `/assets/`; nothing is loaded from a CDN.
  */

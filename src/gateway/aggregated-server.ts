@@ -13,7 +13,7 @@
 
 import { type CallToolResult, inputRequired, type InputRequiredResult, ProtocolError, ProtocolErrorCode, Server, type ServerContext, UriTemplate } from '@modelcontextprotocol/server';
 import type { CatalogTool } from '../client/multi-server-client.js';
-import type { ProgressUpdate } from '../connection/lean-requester.js';
+import type { ProgressUpdate } from '../connection/progress-update.js';
 import { ErrorCode, SwitchboardError, isSwitchboardError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { RegistryUser } from '../registry/index.js';

@@ -71,6 +71,7 @@ function normalizeContentItem(item: unknown, index: number, server: string | und
 function invalid(reason: string, server: string | undefined): SwitchboardError {
   return new SwitchboardError(ErrorCode.ServerRequestFailed, `${server === undefined ? '' : `server "${server}": `}invalid tool result: ${reason}`, {
     ...(server === undefined ? {} : { server }),
+    reason: `invalid tool result: ${reason}`,
     hint: 'the server broke the MCP result format; report it to the server author',
   });
 }

@@ -9,7 +9,7 @@
 import type { Logger } from '../../logger.js';
 import type { EndpointRecord } from '../../registry/index.js';
 import { connectionSnippets } from '../../gateway/access/connection-snippets.js';
-import { usageError } from '../cli-error.js';
+import { unknownActionError, usageError } from '../cli-error.js';
 import { withRegistry } from '../open-registry.js';
 import { writeJson, writeResult } from '../output.js';
 import { booleanFlag, checkPositionals, listFlag, parseCommandArgs, stringFlag } from '../registry-args.js';
@@ -80,7 +80,7 @@ export async function endpoints(argv: readonly string[], logger: Logger): Promis
       return json ? writeJson({ everything: name === 'on' }) : writeResult(name === 'on' ? '/mcp serves every tool again' : '/mcp is off for non-admins: they use their named endpoints');
     }
     default:
-      throw usageError(`${action === undefined ? 'an action is needed' : `unknown action "${action}"`}; usage: ${USAGE}`);
+      throw unknownActionError(action, USAGE);
   }
 }
 

@@ -6,7 +6,7 @@
 
 import type { Logger } from '../../logger.js';
 import type { RegistryGroup } from '../../registry/index.js';
-import { usageError } from '../cli-error.js';
+import { unknownActionError, usageError } from '../cli-error.js';
 import { withRegistry } from '../open-registry.js';
 import { style, writeJson, writeResult } from '../output.js';
 import { booleanFlag, checkPositionals, listFlag, parseCommandArgs, stringFlag } from '../registry-args.js';
@@ -56,6 +56,6 @@ export async function groups(argv: readonly string[], logger: Logger): Promise<v
       return show(group, 'updated');
     }
     default:
-      throw usageError(`${action === undefined ? 'an action is needed' : `unknown action "${action}"`}; usage: ${USAGE}`);
+      throw unknownActionError(action, USAGE);
   }
 }

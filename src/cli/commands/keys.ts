@@ -6,7 +6,7 @@
  */
 
 import type { Logger } from '../../logger.js';
-import { usageError } from '../cli-error.js';
+import { unknownActionError } from '../cli-error.js';
 import { withRegistry } from '../open-registry.js';
 import { writeDiagnostic, writeJson, writeResult } from '../output.js';
 import { booleanFlag, checkPositionals, parseCommandArgs, stringFlag } from '../registry-args.js';
@@ -19,7 +19,7 @@ export const NEW_SECRET_KEY_ENV = 'SWITCHBOARD_NEW_SECRET_KEY';
 export async function keys(argv: readonly string[], logger: Logger): Promise<void> {
   const args = parseCommandArgs(argv, {});
   const [, action] = args.positionals;
-  if (action !== 'rotate') throw usageError(`${action === undefined ? 'an action is needed' : `unknown action "${action}"`}; usage: ${USAGE}`);
+  if (action !== 'rotate') throw unknownActionError(action, USAGE);
   checkPositionals(args, 2, USAGE);
   const newKey = process.env[NEW_SECRET_KEY_ENV];
   const rotation = await withRegistry(stringFlag(args, 'db'), logger, (registry) =>

@@ -6,10 +6,11 @@
 
 import type { Logger } from '../../logger.js';
 import type { RateLimit } from '../../registry/index.js';
-import { usageError } from '../cli-error.js';
+import { unknownActionError, usageError } from '../cli-error.js';
 import { withRegistry } from '../open-registry.js';
 import { writeJson, writeResult } from '../output.js';
 import { booleanFlag, checkPositionals, integerFlag, listFlag, parseCommandArgs, stringFlag } from '../registry-args.js';
+import { listAccessItems, removeAccessItem, type AccessItemKind } from './access-item-actions.js';
 import { parseScope, scopeText } from './access-scope-flag.js';
 
 const USAGE = 'switchboard limits add --per-minute N [--scope global|endpoint:N|group:N|user:N] [--tool GLOB]… [--per-caller] [--description D] | limits list [--json] | limits remove ID';
@@ -18,10 +19,20 @@ function describe(limit: RateLimit): string {
   return `${limit.id}: ${limit.perMinute}/min for ${scopeText(limit.scope)}${limit.tools === undefined ? '' : `, each tool of ${limit.tools.join(',')}`}${limit.scope.kind === 'user' || limit.perCaller === true ? ', per caller' : ''}`;
 }
 
+/** `list` and `remove` (access-item-actions.ts). */
+const KIND: AccessItemKind<RateLimit> = {
+  noun: 'limit',
+  usage: USAGE,
+  list: (registry) => registry.access.listLimits(),
+  remove: (registry, id) => registry.access.removeLimit(id),
+  describe,
+  none: 'no rate limits (the concurrency limit still applies)',
+};
+
 /** Runs `switchboard limits …`. */
 export async function limits(argv: readonly string[], logger: Logger): Promise<void> {
   const args = parseCommandArgs(argv, { 'per-minute': { type: 'string' }, scope: { type: 'string' }, tool: { type: 'string', multiple: true }, 'per-caller': { type: 'boolean' }, description: { type: 'string' } });
-  const [, action, id] = args.positionals;
+  const [, action] = args.positionals;
   const db = stringFlag(args, 'db');
   const json = booleanFlag(args, 'json');
   switch (action) {
@@ -42,19 +53,11 @@ export async function limits(argv: readonly string[], logger: Logger): Promise<v
       );
       return json ? writeJson(limit) : writeResult(`added limit ${describe(limit)}`);
     }
-    case 'list': {
-      checkPositionals(args, 2, USAGE);
-      const list = await withRegistry(db, logger, (registry) => registry.access.listLimits());
-      if (json) return writeJson({ limits: list });
-      return writeResult(list.length === 0 ? 'no rate limits (the concurrency limit still applies)' : list.map(describe).join('\n'));
-    }
-    case 'remove': {
-      checkPositionals(args, 3, USAGE);
-      if (id === undefined) throw usageError(`a limit id is needed (see \`switchboard limits list\`); usage: ${USAGE}`);
-      await withRegistry(db, logger, (registry) => registry.access.removeLimit(id));
-      return json ? writeJson({ removed: id }) : writeResult(`removed limit ${id}`);
-    }
+    case 'list':
+      return listAccessItems(args, logger, KIND);
+    case 'remove':
+      return removeAccessItem(args, logger, KIND);
     default:
-      throw usageError(`${action === undefined ? 'an action is needed' : `unknown action "${action}"`}; usage: ${USAGE}`);
+      throw unknownActionError(action, USAGE);
   }
 }

@@ -6,7 +6,7 @@
 
 import type { Logger } from '../../logger.js';
 import type { TenantPolicy } from '../../registry/tenant-policy.js';
-import { usageError } from '../cli-error.js';
+import { unknownActionError, usageError } from '../cli-error.js';
 import { withRegistry } from '../open-registry.js';
 import { writeJson, writeResult } from '../output.js';
 import { booleanFlag, checkPositionals, integerFlag, listFlag, parseCommandArgs, stringFlag, truthFlag, type CommandArgs } from '../registry-args.js';
@@ -41,7 +41,7 @@ export async function policy(argv: readonly string[], logger: Logger): Promise<v
     else writeResult(shown.policy === null ? `${user ?? ''} is an admin: the tenant policy does not apply` : formatPolicy(shown.policy));
     return;
   }
-  if (action !== 'set') throw usageError(`${action === undefined ? 'an action is needed' : `unknown action "${action}"`}; usage: ${USAGE}`);
+  if (action !== 'set') throw unknownActionError(action, USAGE);
   const changes = changesOf(args);
   if (booleanFlag(args, 'clear')) {
     if (user === undefined) throw usageError('--clear removes one user\'s exceptions: give --user');

@@ -6,14 +6,25 @@
  */
 
 import type { Logger } from '../../logger.js';
-import { describeRule, type AnnotationFilter } from '../../registry/index.js';
-import { usageError } from '../cli-error.js';
+import { describeRule, type AnnotationFilter, type ToolRule } from '../../registry/index.js';
+import { unknownActionError, usageError } from '../cli-error.js';
 import { withRegistry } from '../open-registry.js';
 import { writeJson, writeResult } from '../output.js';
 import { booleanFlag, checkPositionals, listFlag, parseCommandArgs, stringFlag, truthFlag } from '../registry-args.js';
+import { listAccessItems, removeAccessItem, type AccessItemKind } from './access-item-actions.js';
 import { parseScope } from './access-scope-flag.js';
 
 const USAGE = 'switchboard rules add (--allow|--deny) [--scope global|endpoint:N|group:N|user:N] [--tool GLOB]… [--server GLOB]… [--read-only true|false] [--destructive true|false] [--open-world true|false] [--description D] | rules list [--json] | rules remove ID';
+
+/** `list` and `remove` (access-item-actions.ts). */
+const KIND: AccessItemKind<ToolRule> = {
+  noun: 'rule',
+  usage: USAGE,
+  list: (registry) => registry.access.listRules(),
+  remove: (registry, id) => registry.access.removeRule(id),
+  describe: (rule) => describeRule(rule) + (rule.description === undefined ? '' : `  (${rule.description})`),
+  none: 'no tool rules: every user may call every tool they have',
+};
 
 /** Runs `switchboard rules …`. */
 export async function rules(argv: readonly string[], logger: Logger): Promise<void> {
@@ -28,7 +39,7 @@ export async function rules(argv: readonly string[], logger: Logger): Promise<vo
     'open-world': { type: 'string' },
     description: { type: 'string' },
   });
-  const [, action, id] = args.positionals;
+  const [, action] = args.positionals;
   const db = stringFlag(args, 'db');
   const json = booleanFlag(args, 'json');
   switch (action) {
@@ -57,19 +68,11 @@ export async function rules(argv: readonly string[], logger: Logger): Promise<vo
       );
       return json ? writeJson(rule) : writeResult(`added rule ${describeRule(rule)}`);
     }
-    case 'list': {
-      checkPositionals(args, 2, USAGE);
-      const list = await withRegistry(db, logger, (registry) => registry.access.listRules());
-      if (json) return writeJson({ rules: list });
-      return writeResult(list.length === 0 ? 'no tool rules: every user may call every tool they have' : list.map((rule) => describeRule(rule) + (rule.description === undefined ? '' : `  (${rule.description})`)).join('\n'));
-    }
-    case 'remove': {
-      checkPositionals(args, 3, USAGE);
-      if (id === undefined) throw usageError(`a rule id is needed (see \`switchboard rules list\`); usage: ${USAGE}`);
-      await withRegistry(db, logger, (registry) => registry.access.removeRule(id));
-      return json ? writeJson({ removed: id }) : writeResult(`removed rule ${id}`);
-    }
+    case 'list':
+      return listAccessItems(args, logger, KIND);
+    case 'remove':
+      return removeAccessItem(args, logger, KIND);
     default:
-      throw usageError(`${action === undefined ? 'an action is needed' : `unknown action "${action}"`}; usage: ${USAGE}`);
+      throw unknownActionError(action, USAGE);
   }
 }

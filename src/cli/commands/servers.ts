@@ -7,7 +7,7 @@
 
 import type { Logger } from '../../logger.js';
 import type { RegisteredServer } from '../../registry/registry-types.js';
-import { usageError } from '../cli-error.js';
+import { unknownActionError, usageError } from '../cli-error.js';
 import { withRegistry } from '../open-registry.js';
 import { style, writeJson, writeResult } from '../output.js';
 import { booleanFlag, checkPositionals, listFlag, pairsFlag, parseCommandArgs, stringFlag, type CommandArgs } from '../registry-args.js';
@@ -59,7 +59,7 @@ export async function servers(argv: readonly string[], logger: Logger): Promise<
     return;
   }
   if (action === undefined || !['add', 'remove', 'enable', 'disable'].includes(action)) {
-    throw usageError(`${action === undefined ? 'an action is needed' : `unknown action "${action}"`}; usage: ${USAGE}`);
+    throw unknownActionError(action, USAGE);
   }
   // `servers add NAME --command npx -- -y pkg`: words after `--` are the command's arguments.
   if (action !== 'add') checkPositionals(args, 3, USAGE);

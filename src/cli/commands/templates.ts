@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import type { Logger } from '../../logger.js';
 import type { RegisteredTemplate } from '../../registry/registry-types.js';
 import type { ServerTemplateInput, TemplateParameter } from '../../registry/server-template.js';
-import { usageError } from '../cli-error.js';
+import { unknownActionError, usageError } from '../cli-error.js';
 import { withRegistry } from '../open-registry.js';
 import { style, writeJson, writeResult } from '../output.js';
 import { booleanFlag, checkPositionals, listFlag, pairsFlag, parseCommandArgs, stringFlag, type CommandArgs } from '../registry-args.js';
@@ -59,7 +59,7 @@ export async function templates(argv: readonly string[], logger: Logger): Promis
       return;
     }
     default:
-      throw usageError(`${action === undefined ? 'an action is needed' : `unknown action "${action}"`}; usage: ${USAGE}`);
+      throw unknownActionError(action, USAGE);
   }
 }
 

@@ -5,7 +5,7 @@
  */
 
 import type { Logger } from '../../logger.js';
-import { usageError } from '../cli-error.js';
+import { unknownActionError, usageError } from '../cli-error.js';
 import { withRegistry } from '../open-registry.js';
 import { writeDiagnostic, writeJson, writeResult } from '../output.js';
 import { booleanFlag, checkPositionals, parseCommandArgs, requiredFlag, stringFlag } from '../registry-args.js';
@@ -58,7 +58,7 @@ export async function token(argv: readonly string[], logger: Logger): Promise<vo
       return;
     }
     default:
-      throw usageError(`${action === undefined ? 'an action is needed' : `unknown action "${action}"`}; usage: ${USAGE}`);
+      throw unknownActionError(action, USAGE);
   }
 }
 

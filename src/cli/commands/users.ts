@@ -7,7 +7,7 @@
 import type { Logger } from '../../logger.js';
 import type { RegistryUser } from '../../registry/registry-types.js';
 import { TOOL_SEARCH_MODES, type ToolSearchMode } from '../../client/search/tool-search-mode.js';
-import { usageError } from '../cli-error.js';
+import { unknownActionError, usageError } from '../cli-error.js';
 import { withRegistry } from '../open-registry.js';
 import { style, writeJson, writeResult } from '../output.js';
 import { booleanFlag, checkPositionals, parseCommandArgs, stringFlag } from '../registry-args.js';
@@ -56,7 +56,7 @@ export async function users(argv: readonly string[], logger: Logger): Promise<vo
       return;
     }
     default:
-      throw usageError(`${action === undefined ? 'an action is needed' : `unknown action "${action}"`}; usage: ${USAGE}`);
+      throw unknownActionError(action, USAGE);
   }
 }
 

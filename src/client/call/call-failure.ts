@@ -6,7 +6,6 @@
  */
 
 import { ErrorCode, SwitchboardError, isSwitchboardError } from '../../errors.js';
-import { reasonOf } from './reason-of.js';
 
 /** Whether trying the same call again can succeed, by error code. */
 export function isRetryable(error: SwitchboardError): boolean {
@@ -51,7 +50,7 @@ export function describeCallFailure(error: unknown, tool: { name: string; server
 }
 
 function whatHappened(error: SwitchboardError): string {
-  const reason = withoutFullStop(reasonOf(error) ?? withoutLocation(error.message));
+  const reason = withoutFullStop(error.reason);
   switch (error.code) {
     case ErrorCode.RequestTimeout:
       return 'the server did not answer within the time limit';
@@ -72,11 +71,6 @@ function adviceFor(error: SwitchboardError, retryable: boolean): string {
   if (error.code === ErrorCode.ServerRequestFailed) return 'Retrying the same call will not help; check the arguments or use another tool.';
   if (retryable) return error.code === ErrorCode.ServerDisconnected ? 'Retrying may help once the server has restarted.' : 'Retrying may help.';
   return 'Retrying will not help until the problem is fixed.';
-}
-
-/** For an error built without `reason`: "server "x", tools/call y: reason" → "reason". */
-function withoutLocation(message: string): string {
-  return message.replace(/^server "[^"]*"(?:, [^:]+)?: /, '');
 }
 
 function withoutFullStop(text: string): string {

@@ -5,7 +5,7 @@
  * the request the server sees).
  */
 
-import type { ProgressUpdate } from '../../connection/lean-requester.js';
+import type { ProgressUpdate } from '../../connection/progress-update.js';
 import type { CallOptions } from '../../connection/server-connection.js';
 import type { ToolResult } from '../../result/tool-result.js';
 import type { CatalogTool } from '../catalog/catalog-items.js';

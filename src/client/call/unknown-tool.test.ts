@@ -20,7 +20,7 @@ function context(servers: ServerFacts[], tools: RoutedEntry[], offline: RoutedEn
 }
 
 test('a known name of a failed server says so, with its reason and hint', () => {
-  const failure = new SwitchboardError(ErrorCode.ServerStartFailed, 'server "fs" did not complete the handshake within 2 s', { hint: 'raise `timeout`' });
+  const failure = new SwitchboardError(ErrorCode.ServerStartFailed, 'server "fs" did not complete the handshake within 2 s', { server: 'fs', reason: 'did not complete the handshake within 2 s', hint: 'raise `timeout`' });
   const error = unknownToolError('fs__read_file', context([facts('fs', 'failed', { lastError: failure }), facts('fs2', 'ready')], [tool('fs2', 'read_file')], [tool('fs', 'read_file')]));
   expect(error).toMatchObject({ code: ErrorCode.ServerDisconnected, server: 'fs', hint: 'raise `timeout`', details: { state: 'failed', retryable: true } });
   expect(error.message).toBe('Tool "fs__read_file" belongs to server "fs", which is failed (did not complete the handshake within 2 s). Retrying may help once it is back.');

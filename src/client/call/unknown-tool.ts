@@ -11,7 +11,6 @@ import { PREFIX_SEPARATOR, sanitizeName } from '../catalog/name-catalog.js';
 import type { RoutedEntry } from '../catalog/routed-catalog.js';
 import { suggestNames } from '../catalog/suggest-names.js';
 import { isServing } from '../serving.js';
-import { reasonOf } from './reason-of.js';
 
 /** What the message needs of one configured server. */
 export interface ServerFacts {
@@ -59,7 +58,7 @@ export function unknownToolError(name: string, context: UnknownToolContext, serv
 function notUp(name: string, facts: ServerFacts, relation: string): SwitchboardError {
   // One line: the reason is for a model to read, not the server's whole stderr.
   const error = facts.lastError;
-  const firstLine = error === undefined ? undefined : (reasonOf(error) ?? withoutServer(error.message, facts.name)).split('\n')[0]?.replace(/; stderr:$/, '');
+  const firstLine = error === undefined ? undefined : error.reason.split('\n')[0]?.replace(/; stderr:$/, '');
   const reason = facts.state === 'connecting' ? ' (still starting)' : facts.state === 'closed' ? ' (not started)' : firstLine === undefined || firstLine === '' ? '' : ` (${firstLine})`;
   const retryable = facts.state !== 'closed';
   const hint = facts.state === 'connecting' ? 'call it again once the server is ready' : facts.state === 'closed' ? `start server "${facts.name}" (it was not started)` : facts.lastError?.hint;
@@ -68,11 +67,6 @@ function notUp(name: string, facts: ServerFacts, relation: string): SwitchboardE
     `Tool "${name}" ${relation} server "${facts.name}", which is ${facts.state}${reason}.${retryable ? ' Retrying may help once it is back.' : ''}`,
     { server: facts.name, tool: name, operation: 'tools/call', ...(hint === undefined ? {} : { hint }), details: { tool: name, state: facts.state, retryable } },
   );
-}
-
-/** For an error built without `reason`: `server "x" did not …` → `did not …`. */
-function withoutServer(message: string, server: string): string {
-  return message.replace(`server "${server}" `, '');
 }
 
 /** The server a prefixed name names (the longest matching prefix), if any. */

@@ -6,10 +6,9 @@
 import { createParser } from 'eventsource-parser';
 import { isRecord } from '../model/is-record.js';
 import { ApiError, parseErrorBody } from './api-error.js';
-import type { AuthorizedClientView, AppView, CallAnswer, CallProgress, LoginResponse, MeResponse, ServerChange, ServerResponse, ServersResponse, StatsResponse, TasksResponse, TemplatesResponse, ToolSearchView, ToolsResponse } from '../../contract/api-contract.js';
+import type { ApprovalView, AppView, AuthorizedClientView, CallAnswer, CallProgress, LoginResponse, MeResponse, ServerChange, ServerResponse, ServersResponse, StatsResponse, TasksResponse, TemplatesResponse, ToolSearchView, ToolsResponse, EndpointView, GroupView, LimitView, RuleView } from '../../contract/api-contract.js';
 
 export type { CallProgress, ServerChange };
-import type { ApprovalView, EndpointView, GroupView, LimitView, RuleView } from './access-types.js';
 
 /** Longest wait for an ordinary `/api` answer (tool calls have their own). @default 30000 */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;

@@ -6,7 +6,7 @@
  */
 
 import { useState } from 'preact/hooks';
-import type { ApprovalView } from '../api/access-types.js';
+import type { ApprovalView } from '../../contract/api-contract.js';
 import { messageOf, Problem } from '../components/problem.js';
 import { useSession } from '../state/session.js';
 import { useLoader } from '../state/use-loader.js';

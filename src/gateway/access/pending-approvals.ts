@@ -8,19 +8,11 @@
  */
 
 import { TypedEmitter } from '../../util/typed-emitter.js';
+import type { ApprovalView } from '../../contract/api-contract.js';
 import { newRequestKey } from './request-key.js';
 
-/** A call waiting for a decision, as the dashboard shows it. */
-export interface PendingApproval {
-  id: string;
-  user: string;
-  endpoint: string;
-  tool: string;
-  server: string;
-  arguments: Record<string, unknown>;
-  createdAt: string;
-  expiresAt: string;
-}
+/** A call waiting for a decision, as `GET /api/approvals` answers it and the dashboard shows it. */
+export type PendingApproval = ApprovalView;
 
 /** How a wait ended. */
 export type ApprovalOutcome = { decision: 'approved' | 'denied'; by: string } | { decision: 'timeout' } | { decision: 'cancelled' };

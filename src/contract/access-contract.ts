@@ -1,7 +1,8 @@
 /**
- * @module dashboard/api/access-types
- * The shapes of the access routes of `/api` (issue 21) as the dashboard reads them: endpoints,
- * groups, tool rules, rate limits and calls waiting for approval.
+ * @module contract/access-contract
+ * The shapes of the access routes of `/api` (issue 21): endpoints, groups, tool rules, rate limits and
+ * calls waiting for approval — what the gateway answers and the dashboard reads (through
+ * `api-contract.ts`).
  */
 
 /** `global`, or an endpoint, group or user by name. */
