@@ -63,6 +63,8 @@ export interface ServerView {
   protocolVersion?: string;
   /** Since when the server has been ready (ms since epoch). */
   readyAt?: number;
+  /** The server's icons from its `serverInfo` (only https: and data: images). */
+  icons?: IconView[];
   restarts: number;
   toolCount: number;
   error?: { code: string; message: string; hint?: string; stderr?: string };

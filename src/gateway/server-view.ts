@@ -72,6 +72,7 @@ function withLiveState(view: StaticPart, sources: ServerViewSources): ServerView
     ...(status?.transport === undefined ? {} : { transport: status.transport }),
     ...(status?.protocolVersion === undefined ? {} : { protocolVersion: status.protocolVersion }),
     ...(status?.readyAt === undefined ? {} : { readyAt: status.readyAt }),
+    ...(status?.serverInfo?.icons === undefined ? {} : { icons: status.serverInfo.icons }),
     restarts: status?.restarts ?? 0,
     toolCount: status?.toolCount ?? 0,
     ...(status?.error === undefined ? {} : { error: status.error }),

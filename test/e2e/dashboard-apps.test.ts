@@ -1,7 +1,7 @@
 /**
  * Icons and MCP Apps in the dashboard, in Chromium against the real gateway (`switchboard serve`,
  * built CLI) with the app server (app-server.mjs) shared: the tool list shows the tool's icon (the
- * embedded one, loaded); the tool's page offers its app, whose HTML (a `ui://` resource the server
+ * embedded one, loaded), and so does the servers page for the server's own icon; the tool's page offers its app, whose HTML (a `ui://` resource the server
  * never lists) renders, its script running, in a frame sandboxed to scripts only — an opaque origin
  * that cannot reach the dashboard — from a one-time URL that serves it under a policy allowing no
  * network; the URL does not serve twice. A 3 s task started by an MCP client shows among the
@@ -99,6 +99,16 @@ describe.skipIf(skip)(`dashboard: icons and MCP Apps${skip ? ` (skipped: ${missi
     expect(used.status).toBe(404);
     expect(await auditAccessibility(page, 'tool-app')).toEqual([]);
     expect(problems).toEqual([]);
+  }, 60_000);
+
+  test("the servers page shows a server's icon: the embedded one, loaded without a referrer", async () => {
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Servers' }).click();
+    const icon = page.getByRole('article', { name: 'weather' }).locator('img.tool-icon');
+    await icon.waitFor({ timeout: 10_000 });
+    expect(await icon.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+    expect(await icon.getAttribute('referrerpolicy')).toBe('no-referrer');
+    await expect.poll(() => icon.evaluate((image: { complete: boolean; naturalWidth: number }) => (image.complete ? image.naturalWidth : 0))).toBeGreaterThan(0);
+    expect(await page.getByRole('article', { name: 'tasks' }).locator('img.tool-icon').count()).toBe(0);
   }, 60_000);
 
   test('a running task shows on the servers page until it completes', async () => {

@@ -10,6 +10,7 @@ import { refusalSummary } from '../model/refusal-summary.js';
 import { hrefOf } from '../state/use-route.js';
 import { Sparkline } from './sparkline.js';
 import { StateBadge } from './state-badge.js';
+import { ToolIcon } from './tool-icon.js';
 
 export interface ServerCardProps {
   server: ServerView;
@@ -41,7 +42,10 @@ export function ServerCard({ server, now, busy, onEdit, onToggle, onRemove, onLo
   return (
     <article class="card server-card" aria-labelledby={`${id}-name`} data-server={server.name}>
       <header class="card-head">
-        <h2 id={`${id}-name`}>{server.name}</h2>
+        <h2 id={`${id}-name`}>
+          <ToolIcon icons={server.icons} size={20} />
+          {server.name}
+        </h2>
         <StateBadge state={server.state} enabled={server.enabled} />
       </header>
       <p class="tags">
