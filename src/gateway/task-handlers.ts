@@ -1,7 +1,7 @@
 /**
  * @module gateway/task-handlers
  * Tasks through the gateway (MCP 2025-11-25, on 2025-era sessions): a task-augmented `tools/call`
- * starts the task at the owning server and answers with a task under a gateway id bound to the user
+ * starts the task at the owning server (within the user's call limit, audited like a call) and answers with a task under a gateway id bound to the user
  * ({@link GatewayTasks}); `tasks/get`, `tasks/result`, `tasks/cancel` and `tasks/list` go to the
  * server that runs it. (A 2026-07-28 client calls plainly: a tool that requires a task is run as one
  * by the library and the client sees an ordinary call.)
@@ -49,7 +49,7 @@ function wireTask(binding: TaskBinding, task: ToolTask): Record<string, unknown>
  */
 export async function startTaskCall(host: TaskHost, tool: CatalogTool, args: Record<string, unknown>, ttl: unknown, signal: AbortSignal): Promise<CallToolResult> {
   try {
-    const task = await host.client().tasks.start(tool.name, args, { signal, ...(typeof ttl === 'number' && ttl > 0 ? { ttlMs: ttl } : {}) });
+    const task = await host.client().startTask(tool.name, args, { signal, ...(typeof ttl === 'number' && ttl > 0 ? { ttlMs: ttl } : {}) });
     const binding = host.tasks.bind(tool.server, task.taskId, task.ttl);
     return { content: [], task: wireTask(binding, task) } as CallToolResult;
   } catch (error) {

@@ -11,6 +11,7 @@
 import { type CatalogPrompt, type CatalogResource, type CatalogResourceTemplate, type CatalogTool, DEFAULT_DRAIN_TIMEOUT_MS, type MultiServerClient, type ServerStatus } from '../client/multi-server-client.js';
 import { carryResourceSubscriptions } from '../client/routing/carry-resource-subscriptions.js';
 import type { ToolTasks } from '../client/tasks/tool-tasks.js';
+import type { ToolTask } from '../client/tasks/task-types.js';
 import type { SubscribedResource } from '../client/routing/resource-subscriptions.js';
 import type { CallOptions, ServerConnection } from '../connection/server-connection.js';
 import type { GetPromptResult, ReadResourceResult } from '../connection/mcp-types.js';
@@ -191,6 +192,18 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
    * queue timeout), and records the call in the audit log.
    */
   async callTool(name: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<ToolResult> {
+    return this.#metered(name, args, options, (client) => client.callTool(name, args, options), (result) => (result.isError ? TOOL_ERROR_CODE : undefined));
+  }
+
+  /**
+   * Starts a tool as a task, like {@link callTool}: the start request counts against the user's
+   * concurrent-call limit while it runs, and is recorded in the audit log.
+   */
+  startTask(name: string, args: Record<string, unknown> = {}, options: CallOptions & { ttlMs?: number } = {}): Promise<ToolTask> {
+    return this.#metered(name, args, options, (client) => client.tasks.start(name, args, options), () => undefined);
+  }
+
+  async #metered<T>(name: string, args: Record<string, unknown>, options: CallOptions, run: (client: MultiServerClient) => Promise<T>, errorCodeOf: (result: T) => string | undefined): Promise<T> {
     if (this.#closing !== undefined) throw closedError(this.#user.name);
     const started = performance.now();
     let generation: Generation | undefined;
@@ -200,7 +213,7 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
           generation = this.#current;
           generation.running++;
           try {
-            return await generation.client.callTool(name, args, options);
+            return await run(generation.client);
           } finally {
             generation.running--;
             if (generation.running === 0) generation.idle?.();
@@ -208,7 +221,7 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
         },
         { ...(options.signal === undefined ? {} : { signal: options.signal }), ...(this.#options.callQueueTimeoutMs === undefined ? {} : { queueTimeoutMs: this.#options.callQueueTimeoutMs }), subject: `user "${this.#user.name}"` },
       );
-      this.#audit(name, args, generation, performance.now() - started, result.isError ? TOOL_ERROR_CODE : undefined);
+      this.#audit(name, args, generation, performance.now() - started, errorCodeOf(result));
       return result;
     } catch (error) {
       this.#audit(name, args, generation, performance.now() - started, isSwitchboardError(error) ? error.code : ErrorCode.Internal);

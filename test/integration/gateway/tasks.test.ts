@@ -3,7 +3,8 @@
  * (task-server.mjs), read by the official SDK v1 client: a task-augmented call answers with a task
  * under an id of the gateway's own (not the server's); it is polled with tasks/get until it
  * completes and its result fetched with tasks/result; it is cancelled from another session of the
- * same user; another user can neither see nor cancel it; a made-up id is no task. A 2026-07-28
+ * same user; another user can neither see nor cancel it; a made-up id is no task; a start is in the
+ * audit log like a call. A 2026-07-28
  * client calling the tool that requires a task plainly gets its result.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -14,6 +15,7 @@ import type { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.
 import { CallToolResultSchema, CancelTaskResultSchema, CreateTaskResultSchema, GetTaskResultSchema, ListTasksResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { FIXTURES } from '../../helpers/fixtures.js';
 import { connectV1, connectV2, startTestGateway, type TestGateway } from '../../helpers/gateway.js';
+import { waitFor } from '../../helpers/processes.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sb-gateway-tasks-'));
 const STATE = join(dir, 'tasks.json');
@@ -101,6 +103,20 @@ test("another user can neither see nor cancel a user's task; a made-up id is no 
   } finally {
     await mine.close();
     await theirs.close();
+  }
+});
+
+test('a started task is in the audit log like a call: its tool, its server, its outcome', async () => {
+  const carol = await gateway.addUser('carol');
+  const client = await connectV1(gateway.mcpUrl, carol.token);
+  try {
+    await startReport(client, 200);
+    await waitFor(async () => (await gateway.registry.audit.list({ user: carol.user, limit: 10 })).length > 0, 10_000, 'the task start in the audit log');
+    const audit = await gateway.registry.audit.list({ user: carol.user, limit: 10 });
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ tool: 'report', server: 'tasks', ok: true, userName: 'carol' });
+  } finally {
+    await client.close();
   }
 });
 
