@@ -4,7 +4,7 @@
  * under an id of the gateway's own (not the server's); it is polled with tasks/get until it
  * completes and its result fetched with tasks/result; it is cancelled from another session of the
  * same user; another user can neither see nor cancel it; a made-up id is no task; a start is in the
- * audit log like a call. A 2026-07-28
+ * audit log like a call and waits for a slot of the user's call limit. A 2026-07-28
  * client calling the tool that requires a task plainly gets its result.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -116,6 +116,27 @@ test('a started task is in the audit log like a call: its tool, its server, its 
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ tool: 'report', server: 'tasks', ok: true, userName: 'carol' });
   } finally {
+    await client.close();
+  }
+});
+
+test("a task start waits for a slot of the user's concurrent-call limit", async () => {
+  const dave = await gateway.addUser('dave');
+  await gateway.registry.users.setPolicy(dave.user, { maxConcurrentCalls: 1 });
+  const lease = await gateway.running.gateway.lease(dave.user);
+  const modern = await connectV2(gateway.mcpUrl, dave.token, 'auto');
+  const client = await connectV1(gateway.mcpUrl, dave.token);
+  try {
+    const order: string[] = [];
+    const plain = modern.callTool({ name: 'report', arguments: { ms: 1_000 } }).then(() => order.push('call'));
+    await waitFor(() => lease.client.activeCalls === 1, 10_000, 'the plain call to hold the only slot');
+    const started = startReport(client, 200).then(() => order.push('start'));
+    await waitFor(() => lease.client.waitingCalls === 1 || order.includes('start'), 10_000, 'the task start to queue');
+    await Promise.all([plain, started]);
+    expect(order).toEqual(['call', 'start']);
+  } finally {
+    lease.release();
+    await modern.close();
     await client.close();
   }
 });
