@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { descendantsOf, groupMembers, isAlive, waitFor } from './processes.js';
+import { descendantsOf, isAlive, stopProcessGroup, waitFor } from './processes.js';
 import { SWITCHBOARD_BIN } from './run-cli.js';
 
 /** A running gateway. */
@@ -46,23 +46,7 @@ export async function startGatewayProcess(options: { config: string; db: string;
   const close = async (): Promise<void> => {
     // The MCP servers it started run in process groups of their own: remember them to check they end.
     const children = descendantsOf(pgid).map((info) => info.pid);
-    if (!exited) {
-      try {
-        process.kill(pgid, 'SIGTERM');
-      } catch {
-        // Already gone.
-      }
-      await waitFor(() => exited, 10_000, 'switchboard serve to shut down').catch(() => undefined);
-    }
-    // Whatever is left of the group (nothing, after a clean shutdown) is killed and waited for.
-    if (groupMembers(pgid).length > 0) {
-      try {
-        process.kill(-pgid, 'SIGKILL');
-      } catch {
-        // Gone meanwhile.
-      }
-    }
-    await waitFor(() => groupMembers(pgid).length === 0, 5_000, `the process group of switchboard serve (${pgid}) to end`);
+    await stopProcessGroup(pgid, () => exited, 'switchboard serve');
     await waitFor(() => children.every((pid) => !isAlive(pid)), 5_000, `the servers started by switchboard serve (${children.join(', ')}) to end`);
   };
 

@@ -73,3 +73,26 @@ export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/**
+ * Stops a process started `detached` (the leader of its own group): SIGTERM and a wait for its exit,
+ * then SIGKILL on whatever of the group is left, and a wait until none of it is.
+ */
+export async function stopProcessGroup(pgid: number, hasExited: () => boolean, label: string): Promise<void> {
+  if (!hasExited()) {
+    try {
+      process.kill(pgid, 'SIGTERM');
+    } catch {
+      // Already gone.
+    }
+    await waitFor(hasExited, 10_000, `${label} to shut down`).catch(() => undefined);
+  }
+  if (groupMembers(pgid).length > 0) {
+    try {
+      process.kill(-pgid, 'SIGKILL');
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  await waitFor(() => groupMembers(pgid).length === 0, 5_000, `the process group of ${label} (${pgid}) to end`);
+}

@@ -5,7 +5,7 @@
  * with SIGTERM, then SIGKILL on its process group, and waits until the servers it started are gone.
  */
 import { spawn } from 'node:child_process';
-import { descendantsOf, groupMembers, isAlive, waitFor } from './processes.js';
+import { descendantsOf, isAlive, stopProcessGroup, waitFor } from './processes.js';
 import { SWITCHBOARD_BIN } from './run-cli.js';
 
 /** A running replica. */
@@ -62,22 +62,7 @@ export async function startReplica(options: ReplicaOptions): Promise<ReplicaProc
   };
   const close = async (): Promise<void> => {
     children = [...new Set([...children, ...descendantsOf(pid).map((info) => info.pid)])];
-    if (!exited) {
-      try {
-        process.kill(pid, 'SIGTERM');
-      } catch {
-        // Gone already.
-      }
-      await waitFor(() => exited, 10_000, 'a replica to shut down').catch(() => undefined);
-    }
-    if (groupMembers(pid).length > 0) {
-      try {
-        process.kill(-pid, 'SIGKILL');
-      } catch {
-        // Gone meanwhile.
-      }
-    }
-    await waitFor(() => groupMembers(pid).length === 0, 5_000, `the process group of replica ${pid} to end`);
+    await stopProcessGroup(pid, () => exited, 'a replica');
     await endChildren();
   };
   try {
