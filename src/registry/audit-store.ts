@@ -35,6 +35,8 @@ export class AuditStore {
    */
   async recordMany(entries: readonly AuditRecord[]): Promise<void> {
     if (entries.length === 0) return;
+    const sqlite = this.#context.sqliteAudit;
+    if (sqlite !== undefined) return sqlite.insert(entries);
     await this.#context.db
       .insertInto('audit_log')
       .values(

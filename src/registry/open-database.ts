@@ -6,6 +6,7 @@
 
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { ErrorCode, SwitchboardError } from '../errors.js';
 import type { RegistryDatabase } from './database-schema.js';
@@ -28,6 +29,8 @@ export interface OpenedDatabase {
   connectionString?: string;
   /** The target without credentials, for messages. */
   label: string;
+  /** The SQLite connection under `db`, for SQLite: the audit insert prepares its statement on it once. */
+  sqlite?: BetterSqlite3.Database;
 }
 
 /** True when `target` is a PostgreSQL URL. */
@@ -85,7 +88,7 @@ export async function openDatabase(target: string, baseDir: string = process.cwd
     throw databaseError(`cannot open the SQLite database ${file}`, error, 'check the path and its permissions');
   }
   const db = new Kysely<RegistryDatabase>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { db, backend: 'sqlite', file, label: file };
+  return { db, backend: 'sqlite', file, label: file, sqlite };
 }
 
 /** A DATABASE_ERROR with the driver's message (drivers do not put credentials in messages). */

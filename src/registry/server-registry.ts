@@ -24,6 +24,7 @@ import { noopLogger, type Logger } from '../logger.js';
 import { TypedEmitter } from '../util/typed-emitter.js';
 import { AccessStore } from './access-store.js';
 import { AuditStore } from './audit-store.js';
+import { SqliteAuditInsert } from './sqlite-audit-insert.js';
 import { GroupStore } from './group-store.js';
 import { SqlBucketStore } from './rate-bucket-store.js';
 import { ChangeFeed, DEFAULT_WATCH_INTERVAL_MS } from './change-feed.js';
@@ -148,6 +149,7 @@ export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
     const context: RegistryContext = {
       db: opened.db,
       backend: opened.backend,
+      ...(opened.sqlite === undefined ? {} : { sqliteAudit: new SqliteAuditInsert(opened.sqlite) }),
       box,
       logger: this.#logger,
       resolveHost: options.resolveHost ?? systemResolver,

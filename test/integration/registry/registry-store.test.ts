@@ -253,6 +253,19 @@ for (const { kind, skip } of await backendsToTest()) {
       expect(await codeOf(registry.audit.list({ limit: 0 }))).toBe(ErrorCode.InvalidArgument);
     });
 
+    test('an audit batch stores every column, and an id sent again is stored once', async () => {
+      const alice = await registry.users.add('alice');
+      const full = { id: '0190a000-0000-7000-8000-000000000001', userId: alice.id, userName: 'alice', server: 'gh', tool: 'search', ok: false, errorCode: 'RATE_LIMITED', durationMs: 7.4, arguments: { q: 'x', n: [1, 2] }, createdAt: '2026-12-01T10:00:00.000Z', endpoint: 'support', decision: 'rate-limited', rule: 'limit:gh' };
+      const bare = { id: '0190a000-0000-7000-8000-000000000002', ok: true, durationMs: 0 };
+      await registry.audit.recordMany([full, bare]);
+      // A batch whose answer was lost is sent again: nothing doubles, and the rest of the batch is kept.
+      await registry.audit.recordMany([full, { ...bare, id: '0190a000-0000-7000-8000-000000000003', tool: 'third' }]);
+      const entries = await registry.audit.list();
+      expect(entries.map((entry) => entry.id)).toEqual(['0190a000-0000-7000-8000-000000000003', bare.id, full.id]);
+      expect(entries[2]).toEqual({ ...full, durationMs: 7 });
+      expect(entries[1]).toEqual({ id: bare.id, ok: true, durationMs: 0, createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    });
+
     test('the audit writer batches entries and keeps their order', async () => {
       const alice = await registry.users.add('alice');
       const writer = new AuditWriter(registry.audit, { batchSize: 3, flushIntervalMs: 60_000 });
