@@ -49,3 +49,20 @@ test('whenIdle resolves when the last call ends, false at the deadline or when h
   expect(call.abort.signal.aborted).toBe(false);
   again.end();
 });
+
+test('a reusable controller serves a later call only when it never aborted and kept no listener', () => {
+  const tracker = new CallTracker();
+  const clean = tracker.begin('u', 's', downstream(), undefined, true);
+  clean.end();
+  expect(tracker.begin('u', 's', downstream(), undefined, true).call.abort).toBe(clean.call.abort);
+
+  const aborted = tracker.begin('u', 's', downstream(), undefined, true);
+  const listened = tracker.begin('u', 's', downstream(), undefined, true);
+  const notReusable = tracker.begin('u', 's', downstream());
+  aborted.call.abort.abort(new Error('cancelled'));
+  listened.call.abort.signal.addEventListener('abort', () => {});
+  for (const used of [aborted, listened, notReusable]) used.end();
+  const next = tracker.begin('u', 's', downstream(), undefined, true).call.abort;
+  for (const used of [aborted, listened, notReusable]) expect(next).not.toBe(used.call.abort);
+  expect(next.signal.aborted).toBe(false);
+});

@@ -6,6 +6,16 @@
  * and what is still running when the gateway shuts down (it waits for them, then cancels them).
  */
 
+import { getEventListeners } from 'node:events';
+
+/**
+ * Controllers kept for reuse (see {@link CallTracker.begin}'s `reuse`). Making an `AbortController`
+ * and its signal with a first listener cost ~6–8 µs on Node 20 (its `EventTarget`), a visible share
+ * of a fast-path call (bench/README.md, issue 17); reusing one that never aborted and has no listener
+ * left costs ~0.6 µs.
+ */
+const MAX_SPARE_CONTROLLERS = 64;
+
 /** How a call reaches the downstream client that made it. */
 export interface CallDownstream {
   /** One object per downstream connection (a 2025 session, a stdio connection, one 2026 request). */
@@ -38,6 +48,7 @@ export class CallTracker {
   readonly #byUser = new Map<string, Set<TrackedCall>>();
   #size = 0;
   #idleWaiters: Array<() => void> = [];
+  readonly #spare: AbortController[] = [];
 
   /** Calls in flight now. */
   get size(): number {
@@ -47,9 +58,11 @@ export class CallTracker {
   /**
    * Records a call; returns the function that ends it (idempotent). `call.abort.signal` aborts when
    * `signal` (the downstream request's) does, or when the gateway gives up at shutdown: pass it on.
+   * `reuse`: the caller keeps neither the controller nor its signal once `end` has run (the fast
+   * path), so a controller that never aborted and has no listener left serves a later call.
    */
-  begin(userId: string, server: string, downstream: CallDownstream, signal?: AbortSignal): { call: TrackedCall; end: () => void } {
-    const call: TrackedCall = { userId, server, downstream, abort: new AbortController() };
+  begin(userId: string, server: string, downstream: CallDownstream, signal?: AbortSignal, reuse = false): { call: TrackedCall; end: () => void } {
+    const call: TrackedCall = { userId, server, downstream, abort: (reuse ? this.#spare.pop() : undefined) ?? new AbortController() };
     // One controller fed by the request's signal (not AbortSignal.any: cheaper, and its listener goes with the call).
     const follow = (): void => call.abort.abort(signal?.reason);
     if (signal?.aborted === true) follow();
@@ -72,6 +85,7 @@ export class CallTracker {
         set?.delete(call);
         if (set?.size === 0) this.#byUser.delete(userId);
         this.#size--;
+        if (reuse && signal === undefined) this.#keep(call.abort);
         if (this.#size === 0) for (const wake of this.#idleWaiters.splice(0)) wake();
       },
     };
@@ -99,6 +113,12 @@ export class CallTracker {
       signal?.addEventListener('abort', giveUp, { once: true });
       this.#idleWaiters.push(wake);
     });
+  }
+
+  /** Keeps `abort` for a later call when nothing can tell it was used: not aborted, no listener left. */
+  #keep(abort: AbortController): void {
+    if (this.#spare.length >= MAX_SPARE_CONTROLLERS || abort.signal.aborted || getEventListeners(abort.signal, 'abort').length > 0) return;
+    this.#spare.push(abort);
   }
 
   /** Cancels every call in flight. */

@@ -168,7 +168,7 @@ export class FastMcpPath {
     if (call === undefined) return false;
     const key = `${session.id}\n${String(request.id)}`;
     // One controller per call: the tracker's (aborted at shutdown), also aborted by a cancellation or the client going away.
-    const tracked = this.#gateway.calls.begin(session.userId, call.tool.server, { key: session.record, era: 'legacy', canElicit: false, canSample: false });
+    const tracked = this.#gateway.calls.begin(session.userId, call.tool.server, { key: session.record, era: 'legacy', canElicit: false, canSample: false }, undefined, true);
     const abort = tracked.call.abort;
     // A client may reuse an id while a call is running (nothing forbids it on the wire): a cancellation of that id cancels every such call.
     const running = this.#running.get(key);
@@ -223,7 +223,7 @@ export class FastMcpPath {
     const call = callOf(request, client);
     // An output schema is projected by the 2026-07-28 codec, which lives in the SDK's per-request server.
     if (call === undefined || call.tool.outputSchema !== undefined) return false;
-    const tracked = this.#gateway.calls.begin(user.id, call.tool.server, { key: {}, era: 'modern', canElicit: false, canSample: false });
+    const tracked = this.#gateway.calls.begin(user.id, call.tool.server, { key: {}, era: 'modern', canElicit: false, canSample: false }, undefined, true);
     const gone = (): void => tracked.call.abort.abort(new Error('the client went away'));
     outgoing.once('close', gone);
     void this.#gateway.lease(user).then(
@@ -323,7 +323,10 @@ export class FastMcpPath {
   #observe(exchange: Exchange, status: number): void {
     const ms = performance.now() - exchange.started;
     this.#gateway.metrics.observeRequest('POST', '/mcp', status, ms / 1000);
-    this.#gateway.logger.info('request', { requestId: exchange.requestId, method: 'POST', path: '/mcp', status, ms: Math.round(ms * 10) / 10, user: exchange.user.name });
+    const logger = this.#gateway.logger;
+    // The line's fields are built only when the level keeps them (a quiet gateway drops them).
+    if (logger.isLevelEnabled?.('info') === false) return;
+    logger.info('request', { requestId: exchange.requestId, method: 'POST', path: '/mcp', status, ms: Math.round(ms * 10) / 10, user: exchange.user.name });
   }
 
   #exchange(incoming: IncomingMessage, user: RegistryUser, started: number): Exchange {

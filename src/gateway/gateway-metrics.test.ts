@@ -46,3 +46,21 @@ test('refusals by the caps are exposed by limit, 0 included, to administrators o
   expect(await metrics.render(user('admin', true))).toContain('switchboard_limit_refusals_total{limit="maxConnections"} 2');
   expect(await metrics.render(user('alice', false))).not.toContain('switchboard_limit_refusals_total');
 });
+
+test('requests are counted by method, route and status across scrapes, and timed by method and route', async () => {
+  const metrics = await GatewayMetrics.create({ sessions: () => 0, clients: () => 0, callsInFlight: () => 0 }, noopLogger);
+  metrics.observeRequest('POST', '/mcp', 200, 0.0004);
+  metrics.observeRequest('POST', '/mcp', 200, 0.02);
+  metrics.observeRequest('POST', '/mcp', 429, 0.0001);
+  const first = await metrics.render(user('admin', true));
+  expect(first).toContain('switchboard_http_requests_total{method="POST",route="/mcp",status="200"} 2');
+  expect(first).toContain('switchboard_http_requests_total{method="POST",route="/mcp",status="429"} 1');
+  expect(first).toContain('switchboard_http_request_duration_seconds_bucket{le="0.001",method="POST",route="/mcp"} 2');
+  expect(first).toContain('switchboard_http_request_duration_seconds_count{method="POST",route="/mcp"} 3');
+  // A second scrape adds what came since, and counts nothing twice.
+  metrics.observeRequest('POST', '/mcp', 200, 0.001);
+  const second = await metrics.render(user('admin', true));
+  expect(second).toContain('switchboard_http_requests_total{method="POST",route="/mcp",status="200"} 3');
+  expect(second).toContain('switchboard_http_requests_total{method="POST",route="/mcp",status="429"} 1');
+  expect(second).toContain('switchboard_http_request_duration_seconds_count{method="POST",route="/mcp"} 4');
+});

@@ -5,7 +5,9 @@
  * follow every call; gauges are read at scrape time.
  */
 
-import type { Registry } from 'prom-client';
+import type { Histogram, Registry } from 'prom-client';
+import { LightHistogram } from './light-histogram.js';
+import { countPending, flushPending, pendingCountsOf } from './pending-counts.js';
 import type { ClientStats, StatsCollector } from './stats-collector.js';
 
 /** Options of {@link attachPrometheus}. */
@@ -29,10 +31,18 @@ export async function attachPrometheus(collector: StatsCollector, snapshot: () =
   const extraNames = Object.keys(extra);
   const metric = <T>(name: string, create: () => T): T => (registry.getSingleMetric(`${prefix}${name}`) as T | undefined) ?? create();
 
-  const calls = metric('tool_calls_total', () => new client.Counter({ name: `${prefix}tool_calls_total`, help: 'Tool calls by outcome (ok, tool_error, error, refused: never sent).', labelNames: [...extraNames, 'server', 'tool', 'outcome'], registers: [registry] }));
+  // Per call: a Map update for the count and the latency (added to the series when scraped), not prom-client's label hashing (issue 17).
+  const pendingCalls = pendingCountsOf(registry, `${prefix}tool_calls_total`);
+  const calls = metric('tool_calls_total', () => new client.Counter({ name: `${prefix}tool_calls_total`, help: 'Tool calls by outcome (ok, tool_error, error, refused: never sent).', labelNames: [...extraNames, 'server', 'tool', 'outcome'], registers: [registry], collect() { flushPending(this, pendingCalls); } }));
   const errors = metric('tool_call_errors_total', () => new client.Counter({ name: `${prefix}tool_call_errors_total`, help: 'Failed tool calls by error code.', labelNames: [...extraNames, 'server', 'tool', 'code'], registers: [registry] }));
   const refused = metric('tool_calls_refused_total', () => new client.Counter({ name: `${prefix}tool_calls_refused_total`, help: 'Calls refused before anything was sent (invalid arguments, unknown tool, server not up) by error code; server and tool are empty where unknown.', labelNames: [...extraNames, 'server', 'tool', 'code'], registers: [registry] }));
-  const duration = metric('tool_call_duration_seconds', () => new client.Histogram({ name: `${prefix}tool_call_duration_seconds`, help: 'Tool call latency.', labelNames: [...extraNames, 'server', 'tool'], buckets: LATENCY_BUCKETS_SECONDS, registers: [registry] }));
+  const duration = metric('tool_call_duration_seconds', () => {
+    const histogram = new LightHistogram({ name: `${prefix}tool_call_duration_seconds`, help: 'Tool call latency.', buckets: LATENCY_BUCKETS_SECONDS });
+    registry.registerMetric(histogram as unknown as Histogram);
+    return histogram;
+  });
+  // Series keys: this client's extra labels (one registry may hold several clients), server, tool.
+  const extraKey = JSON.stringify(extra);
   const cache = metric('tool_cache_lookups_total', () => new client.Counter({ name: `${prefix}tool_cache_lookups_total`, help: 'Result cache lookups by result (hit, miss).', labelNames: [...extraNames, 'server', 'tool', 'result'], registers: [registry] }));
   const restarts = metric('server_restarts_total', () => new client.Counter({ name: `${prefix}server_restarts_total`, help: 'Successful restarts or reconnects of a server.', labelNames: [...extraNames, 'server'], registers: [registry] }));
 
@@ -86,10 +96,12 @@ export async function attachPrometheus(collector: StatsCollector, snapshot: () =
   const previousOnRefused = collector.onCallRefused;
   collector.onCallEnded = (outcome) => {
     previousOnCall?.(outcome);
-    const base = { ...extra, server: outcome.server, tool: outcome.tool };
-    calls.inc({ ...base, outcome: outcome.ok ? 'ok' : outcome.isError ? 'tool_error' : 'error' });
-    if (outcome.errorCode !== undefined) errors.inc({ ...base, code: outcome.errorCode });
-    duration.observe(base, outcome.durationMs / 1000);
+    const { server, tool } = outcome;
+    const kind = outcome.ok ? 'ok' : outcome.isError ? 'tool_error' : 'error';
+    const key = `${extraKey}\n${server}\n${tool}`;
+    countPending(pendingCalls, `${key}\n${kind}`, () => ({ ...extra, server, tool, outcome: kind }));
+    if (outcome.errorCode !== undefined) errors.inc({ ...extra, server, tool, code: outcome.errorCode });
+    duration.observe(key, () => ({ ...extra, server, tool }), outcome.durationMs / 1000);
   };
   collector.onCallRefused = (refusal) => {
     previousOnRefused?.(refusal);
