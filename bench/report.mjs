@@ -9,6 +9,7 @@
 import { clientOf } from './clients.mjs';
 import { gatewayOf } from './gateways.mjs';
 import { renderWrk, summarizeWrk } from './wrk-case.mjs';
+import { renderCluster, summarizeCluster } from './cluster-case.mjs';
 
 /** Every figure a worker reports. `rate` figures are better when higher. */
 export const METRICS = [
@@ -51,7 +52,7 @@ function costRatio(metric, value, baseline) {
 }
 
 /** Medians and paired ratios per client and figure, plus the derived comparisons. */
-export function summarize({ runs, gatewayRuns, cliRuns, wrkRuns = [], clients, reps }) {
+export function summarize({ runs, gatewayRuns, cliRuns, wrkRuns = [], clusterRuns = [], clients, reps }) {
   const byKey = new Map();
   for (const run of runs) byKey.set(`${run.client}/${run.group}/${run.rep}`, run);
   const valueOf = (client, metric, rep) => {
@@ -109,7 +110,7 @@ export function summarize({ runs, gatewayRuns, cliRuns, wrkRuns = [], clients, r
       rateRatio: median(ok.map((candidate) => (gatewayRep.get(`direct/${candidate.rep}`)?.par64CallsPerSecond ?? Number.NaN) / candidate.par64CallsPerSecond)),
     };
   }
-  return { table, errors, derived, gateway, targets: evaluateTargets(table, derived), wrk: wrkRuns.length === 0 ? undefined : summarizeWrk(wrkRuns) };
+  return { table, errors, derived, gateway, targets: evaluateTargets(table, derived), wrk: wrkRuns.length === 0 ? undefined : summarizeWrk(wrkRuns), cluster: clusterRuns.length === 0 ? undefined : summarizeCluster(clusterRuns) };
 }
 
 /** Issue 9's targets, judged on the medians of the paired ratios. */
@@ -190,7 +191,7 @@ export function renderReport(summary, meta) {
   const { machine } = meta;
   const out = [];
   // The wrk case alone (--wrk-only): no client rows.
-  if (clients.length === 0) return summary.wrk === undefined ? '' : renderWrk(summary.wrk);
+  if (clients.length === 0) return `${summary.wrk === undefined ? '' : renderWrk(summary.wrk)}${summary.cluster === undefined ? '' : renderCluster(summary.cluster)}`;
   out.push('## Client-side MCP overhead over stdio\n');
   out.push(
     `${machine.date.slice(0, 10)} · ${machine.cpu} × ${machine.cores} · ${machine.memoryGiB} GiB · ${machine.os} · Node ${machine.node} · load average at start ${machine.loadAverageAtStart.join(' / ')} · ` +
@@ -240,6 +241,7 @@ export function renderReport(summary, meta) {
   for (const client of clients) out.push(`| ${clientOf(client).label} | ${clientOf(client).packages} |`);
   // Last, so that `--wrk-only --update-docs` can replace just this section of docs/benchmarks.md.
   if (summary.wrk !== undefined) out.push(renderWrk(summary.wrk));
+  if (summary.cluster !== undefined) out.push(renderCluster(summary.cluster));
   return `${out.join('\n')}\n`;
 }
 
@@ -294,6 +296,12 @@ a repetition, and the client CPU per call, the steadiest figure.
   requests, at 1, 8 and 64 connections; CPU per call is the gateway process's own utime + stime from
   \`/proc/PID/stat\` (the upstream is a child, not counted). \`bench/wrk-worker.mjs\`, \`bench/wrk-case.mjs\`;
   \`node bench/run.mjs --wrk-only\` runs just this case.
+- **Cluster case (issue 20).** wrk through a real HAProxy running \`deploy/haproxy.cfg\` to 1 and to 3 replicas
+  of \`switchboard serve\` on one fresh PostgreSQL database (and to 1 replica without HAProxy), rows in an order
+  rotated per repetition; a 2025-era session (every replica resumes its sealed id) and 2026-07-28 requests, at
+  8 and 64 connections; CPU per call summed over the replica processes (\`/proc/PID/stat\`), HAProxy's apart.
+  \`bench/cluster-worker.mjs\`, \`bench/cluster-case.mjs\`; \`node bench/run.mjs --cluster-only\` runs just it;
+  it is skipped, with the reason, without PostgreSQL (\`SWITCHBOARD_TEST_POSTGRES\`) or HAProxy.
 - **Versions.** \`npm install\` on Node 20 picks the newest release whose \`engines\` admits Node 20: @mastra/mcp
   0.14.5, @ai-sdk/mcp 1.0.102, mcp-use 1.34.6 (the last with a client).
 

@@ -3,11 +3,13 @@
  * `npm run bench`: every client side by side with the raw pipe, interleaved, repeated.
  *
  *   node bench/run.mjs [--quick] [--reps N] [--clients raw,sdk,...] [--groups calls,connect20,list1000]
- *                      [--no-gateway | --gateway-only] [--no-wrk | --wrk-only] [--update-docs]
+ *                      [--no-gateway | --gateway-only] [--no-wrk | --wrk-only] [--no-cluster | --cluster-only] [--update-docs]
  *
  * The wrk case (bench/wrk-worker.mjs: wrk against the floor forwarder, switchboard, supergateway and
  * mcp-proxy, 2025 and 2026-07-28 eras, a 1,000-tool listing, idle sessions) runs after the gateway rows
- * of each repetition; `--wrk-only` runs just it.
+ * of each repetition; `--wrk-only` runs just it. The cluster case (bench/cluster-worker.mjs: HAProxy to 1 vs 3
+ * replicas on one PostgreSQL database, CPU per call summed over the replicas) runs after it;
+ * `--cluster-only` runs just that one (skipped, with the reason, without PostgreSQL or HAProxy).
  *
  * Each (client, group) runs in a fresh `node --expose-gc bench/worker.mjs` process. For each
  * repetition and group every client runs once, in an order rotated per repetition (A B C / B C A / …).
@@ -23,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { CLIENT_NAMES } from './clients.mjs';
 import { GATEWAY_NAMES } from './gateways.mjs';
 import { ensureWrk, WRK_GATEWAYS, WRK_SCENARIOS, WRK_SECTION } from './wrk-case.mjs';
+import { CLUSTER_ROWS, CLUSTER_SCENARIOS, CLUSTER_SECTION, ensureHaproxy } from './cluster-case.mjs';
 import { renderDocs, renderReport, summarize } from './report.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -31,7 +34,7 @@ const resultsDir = `${benchDir}results`;
 const WORKER_TIMEOUT_MS = 180_000;
 
 function parseArgs(argv) {
-  const options = { quick: false, reps: undefined, clients: CLIENT_NAMES, groups: ['calls', 'connect20', 'list1000'], gateway: true, gatewayOnly: false, wrk: true, wrkOnly: false, updateDocs: false };
+  const options = { quick: false, reps: undefined, clients: CLIENT_NAMES, groups: ['calls', 'connect20', 'list1000'], gateway: true, gatewayOnly: false, wrk: true, wrkOnly: false, cluster: true, clusterOnly: false, updateDocs: false };
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index];
     if (arg === '--quick') options.quick = true;
@@ -42,9 +45,11 @@ function parseArgs(argv) {
     else if (arg === '--gateway-only') options.gatewayOnly = true;
     else if (arg === '--no-wrk') options.wrk = false;
     else if (arg === '--wrk-only') options.wrkOnly = true;
+    else if (arg === '--no-cluster') options.cluster = false;
+    else if (arg === '--cluster-only') options.clusterOnly = true;
     else if (arg === '--update-docs') options.updateDocs = true;
     else {
-      console.error(`unknown option ${arg}\nusage: node bench/run.mjs [--quick] [--reps N] [--clients a,b] [--groups calls,connect20,list1000] [--no-gateway | --gateway-only] [--no-wrk | --wrk-only] [--update-docs]`);
+      console.error(`unknown option ${arg}\nusage: node bench/run.mjs [--quick] [--reps N] [--clients a,b] [--groups calls,connect20,list1000] [--no-gateway | --gateway-only] [--no-wrk | --wrk-only] [--no-cluster | --cluster-only] [--update-docs]`);
       process.exit(2);
     }
   }
@@ -54,13 +59,15 @@ function parseArgs(argv) {
     options.clients = ['raw'];
     options.groups = ['calls'];
   }
-  // Only the wrk case: no client rows, no SDK-client gateway rows.
-  if (options.wrkOnly) {
+  // Only the wrk case (or only the cluster case): no client rows, no SDK-client gateway rows.
+  if (options.wrkOnly || options.clusterOnly) {
     options.clients = [];
     options.groups = [];
     options.gateway = false;
+    options.wrk = options.wrkOnly;
+    options.cluster = options.clusterOnly;
   }
-  if (!options.clients.includes('raw') && !options.wrkOnly) options.clients = ['raw', ...options.clients];
+  if (!options.clients.includes('raw') && !options.wrkOnly && !options.clusterOnly) options.clients = ['raw', ...options.clients];
   for (const name of options.clients) if (!CLIENT_NAMES.includes(name)) throw new Error(`unknown client ${name}; known: ${CLIENT_NAMES.join(', ')}`);
   return options;
 }
@@ -130,6 +137,14 @@ function describeMachine() {
   };
 }
 
+/** `text` with the `## ` section that starts with `heading` replaced by `section` (up to the next `## ` heading), or `section` added at the end. */
+function replaceSection(text, heading, section) {
+  const start = text.indexOf(heading);
+  if (start === -1) return `${text.trimEnd()}\n\n${section}`;
+  const next = text.indexOf('\n## ', start + heading.length);
+  return `${text.slice(0, start)}${section.trimEnd()}\n${next === -1 ? '' : `${text.slice(next)}`}`;
+}
+
 async function main() {
   const options = parseArgs(process.argv.slice(2));
   if (!existsSync(`${root}dist/index.js`)) {
@@ -145,7 +160,9 @@ async function main() {
   const gatewayRuns = [];
   const cliRuns = [];
   const wrkRuns = [];
-  if (options.wrk) ensureWrk();
+  const clusterRuns = [];
+  if (options.wrk || options.cluster) ensureWrk();
+  if (options.cluster) ensureHaproxy();
   const total = options.reps * options.groups.length * options.clients.length;
   let done = 0;
   for (let rep = 0; rep < options.reps; rep++) {
@@ -182,25 +199,37 @@ async function main() {
         }
       }
     }
-    if (options.wrkOnly) continue;
+    if (options.cluster) {
+      const order = CLUSTER_ROWS.map((_, index) => CLUSTER_ROWS[(index + rep) % CLUSTER_ROWS.length]);
+      for (const scenario of CLUSTER_SCENARIOS) {
+        for (const row of order) {
+          const result = await runWorker('cluster-worker.mjs', row, scenario, options, log);
+          result.rep = rep;
+          clusterRuns.push(result);
+          const status = result.skipped !== undefined ? `skipped: ${result.skipped}` : result.error === undefined ? 'ok' : `FAILED: ${result.error.split('\n')[0]}`;
+          process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] rep ${rep + 1} cluster ${scenario.padEnd(4)} ${row.padEnd(10)} ${status}\n`);
+        }
+      }
+    }
+    if (options.wrkOnly || options.clusterOnly) continue;
     const cli = await measureCliStart(options.quick ? 3 : 5);
     cli.rep = rep;
     cliRuns.push(cli);
   }
   const elapsedS = (performance.now() - started) / 1000;
-  const summary = summarize({ runs, gatewayRuns, cliRuns, wrkRuns, clients: options.clients, reps: options.reps });
+  const summary = summarize({ runs, gatewayRuns, cliRuns, wrkRuns, clusterRuns, clients: options.clients, reps: options.reps });
   const meta = { machine, options: { quick: options.quick, reps: options.reps, groups: options.groups, clients: options.clients }, elapsedS };
   const report = renderReport(summary, meta);
-  writeFileSync(`${resultsDir}/latest.json`, `${JSON.stringify({ meta, summary, runs, gatewayRuns, cliRuns, wrkRuns }, null, 2)}\n`);
+  writeFileSync(`${resultsDir}/latest.json`, `${JSON.stringify({ meta, summary, runs, gatewayRuns, cliRuns, wrkRuns, clusterRuns }, null, 2)}\n`);
   writeFileSync(`${resultsDir}/latest.md`, report);
-  if (options.updateDocs && options.wrkOnly) {
-    // Only the wrk case ran: its section of docs/benchmarks.md is replaced (or added), the rest kept.
+  if (options.updateDocs && (options.wrkOnly || options.clusterOnly)) {
+    // Only the wrk (or cluster) case ran: its section of docs/benchmarks.md is replaced (or added), the rest kept.
     const docs = `${root}docs/benchmarks.md`;
     const current = existsSync(docs) ? readFileSync(docs, 'utf8') : renderDocs('', meta);
-    const start = current.indexOf(WRK_SECTION);
-    const note = `_This section: \`node bench/run.mjs --wrk-only${options.quick ? ' --quick' : ''} --reps ${options.reps} --update-docs\`, ${meta.machine.date.slice(0, 16).replace('T', ' ')} UTC, load average at start ${meta.machine.loadAverageAtStart.join(' / ')}._\n`;
+    const flag = options.wrkOnly ? '--wrk-only' : '--cluster-only';
+    const note = `_This section: \`node bench/run.mjs ${flag}${options.quick ? ' --quick' : ''} --reps ${options.reps} --update-docs\`, ${meta.machine.date.slice(0, 16).replace('T', ' ')} UTC, load average at start ${meta.machine.loadAverageAtStart.join(' / ')}._\n`;
     const section = report.trimStart().replace(/\n/, `\n\n${note}`);
-    writeFileSync(docs, `${start === -1 ? `${current.trimEnd()}\n\n` : current.slice(0, start)}${section}`);
+    writeFileSync(docs, replaceSection(current, options.wrkOnly ? WRK_SECTION : CLUSTER_SECTION, section));
   } else if (options.updateDocs) {
     mkdirSync(`${root}docs`, { recursive: true });
     writeFileSync(`${root}docs/benchmarks.md`, renderDocs(report, meta));

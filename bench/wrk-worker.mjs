@@ -13,7 +13,7 @@
  * /proc/PID/stat (utime + stime; the upstream, a child, is not in it).
  */
 
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { serverEnv } from './clients.mjs';
 import { gatewayOf } from './gateways.mjs';
 import { RawClient } from './raw-client.mjs';
+import { CLK_TCK, cpuTicks, runWrk } from './wrk-run.mjs';
 
 const [name, scenario, outFile, ...flags] = process.argv.slice(2);
 const quick = flags.includes('--quick');
@@ -31,7 +32,6 @@ const READY_TIMEOUT_MS = 20_000;
 const SESSIONS = 1_000;
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const serverScript = `${benchDir}echo-server.mjs`;
-const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
 /** The floor row: bench/floor-gateway.mjs. */
@@ -101,32 +101,9 @@ async function waitReady(url, headers) {
   }
 }
 
-function cpuTicks(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // Fields 14 and 15 of stat (utime, stime); the slice starts at field 3.
-  return Number(fields[11]) + Number(fields[12]);
-}
-
 function rssKiB(pid) {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return Number(match?.[1]);
-}
-
-function runWrk(url, connections, seconds, { body, headers, expect }) {
-  return new Promise((resolve, reject) => {
-    const env = { ...process.env, WRK_BODY: JSON.stringify(body), WRK_EXPECT: expect, WRK_HEADERS: Object.entries(headers).map(([key, value]) => `${key}: ${value}`).join('\n') };
-    const child = spawn('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', `${benchDir}wrk/post.lua`, url], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const line = output.split('\n').find((candidate) => candidate.startsWith('WRK_RESULT '));
-      if (line === undefined) reject(new Error(`wrk exited with ${code} without a result: ${output.slice(0, 500)}`));
-      else resolve(JSON.parse(line.slice('WRK_RESULT '.length)));
-    });
-  });
 }
 
 function killGroup(child) {
