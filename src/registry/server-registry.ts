@@ -35,6 +35,7 @@ import { systemResolver, type HostResolver } from './resolve-host.js';
 import { SECRET_KEY_ENV, SecretBox, commitPendingKeyFile, pendingKeyFile, writePendingKeyFile } from './secret-box.js';
 import { sealClearSecrets } from './seal-clear-secrets.js';
 import { ClusterStore } from './cluster-store.js';
+import { ReplicaStatsStore } from './replica-stats-store.js';
 import { RegistryCatalogStore } from './registry-catalog-store.js';
 import { OAuthServerStore } from './oauth-server-store.js';
 import { ServerStore, type UserServerConfig } from './server-store.js';
@@ -81,6 +82,8 @@ export interface ServerRegistryEvents {
   change: RegistryChange;
   /** A 2025-era session ended (its id's SHA-256): here, or on another replica (`remote`). */
   'session-ended': { digest: string; remote: boolean };
+  /** A message of the gateway cluster's event relay (PostgreSQL only; this process's own ones included). */
+  'cluster-message': string;
 }
 
 /** The result of {@link ServerRegistry.rotateSecretKey}. */
@@ -117,6 +120,8 @@ export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
   readonly oauthServer: OAuthServerStore;
   /** The gateway cluster's replicas and ended sessions (issue 20). */
   readonly cluster: ClusterStore;
+  /** Each replica's snapshot of its users' call statistics (issue 20). */
+  readonly replicaStats: ReplicaStatsStore;
   readonly #opened: OpenedDatabase;
   readonly #box: SecretBox;
   readonly #keyFile: string | undefined;
@@ -144,6 +149,9 @@ export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
       onSessionEnded: (digest) => {
         if (this.#closing === undefined) this.emit('session-ended', { digest, remote: true });
       },
+      onClusterMessage: (payload) => {
+        if (this.#closing === undefined) this.emit('cluster-message', payload);
+      },
     });
     const context: RegistryContext = {
       db: opened.db,
@@ -167,6 +175,7 @@ export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
     this.access = new AccessStore(context);
     this.rateBuckets = new SqlBucketStore(context);
     this.oauthServer = new OAuthServerStore(context);
+    this.replicaStats = new ReplicaStatsStore(context);
     this.cluster = new ClusterStore(context, async (digest) => {
       this.emit('session-ended', { digest, remote: false });
       await this.#feed.publishSessionEnded(digest).catch((error: unknown) => this.#logger.warn('cannot publish an ended session', { error: String(error) }));
@@ -201,6 +210,14 @@ export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
       await opened.db.destroy().catch(() => {});
       throw error;
     }
+  }
+
+  /**
+   * Sends a message to every replica on this database (their `cluster-message` event, and this one's):
+   * PostgreSQL NOTIFY, under 8000 bytes; nothing on SQLite (one replica).
+   */
+  publishClusterMessage(payload: string): Promise<void> {
+    return this.#feed.publishClusterMessage(payload);
   }
 
   /**
