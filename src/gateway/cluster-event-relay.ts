@@ -11,8 +11,8 @@
  *   replica's watchers expire); a replica that starts asks (`ask`) and hears them at once.
  * - **Publishing.** Only while a user is watched on another replica does this replica listen to that
  *   user's client here; its events are queued in memory and sent every {@link EVENT_RELAY_FLUSH_MS}
- *   as few NOTIFYs as fit (under 8000 bytes each, big payloads trimmed and marked `truncated`), a
- *   call's progress ticks coalesced to the latest one per flush.
+ *   as few NOTIFYs as fit (under 8000 bytes each, big payloads trimmed and marked `truncated`), in
+ *   one statement (one round trip), a call's progress ticks coalesced to the latest one per flush.
  * - **Receiving.** Events of other replicas go to this replica's streams of that user.
  *
  * On SQLite (one replica) it does nothing: streams see their replica's events, as before.
@@ -32,6 +32,9 @@ export const WATCH_ANNOUNCE_INTERVAL_MS = HEARTBEAT_INTERVAL_MS;
 export const WATCH_EXPIRY_MS = 3 * WATCH_ANNOUNCE_INTERVAL_MS;
 /** Events waiting beyond this many are dropped (and counted) until the next flush. @default 5000 */
 export const EVENT_RELAY_MAX_PENDING = 5_000;
+
+/** A flush sends its messages in statements of at most this many NOTIFYs (one round trip each). @default 16 */
+const MESSAGES_PER_STATEMENT = 16;
 
 /** An event of another replica, as a local stream receives it. */
 export interface RemoteUserEvent {
@@ -253,7 +256,8 @@ export class ClusterEventRelay {
         this.#logger.warn('cluster event relay dropped events (the database is slow or away)', { dropped: this.#dropped });
         this.#dropped = 0;
       }
-      for (const message of packEvents(this.#replica, events)) await this.#publish(message);
+      const messages = packEvents(this.#replica, events);
+      for (let start = 0; start < messages.length; start += MESSAGES_PER_STATEMENT) await this.#publish(...messages.slice(start, start + MESSAGES_PER_STATEMENT));
     });
     return this.#flushing;
   }
@@ -262,9 +266,9 @@ export class ClusterEventRelay {
     void this.#publish(message);
   }
 
-  async #publish(message: string): Promise<void> {
+  async #publish(...messages: string[]): Promise<void> {
     try {
-      await this.#registry.publishClusterMessage(message);
+      await this.#registry.publishClusterMessages(messages);
       if (this.#failing) this.#logger.info('the cluster event relay reaches the database again', {});
       this.#failing = false;
     } catch (error) {

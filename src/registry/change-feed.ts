@@ -83,11 +83,16 @@ export class ChangeFeed {
     await sql`select pg_notify(${SESSIONS_CHANNEL}, ${digest})`.execute(this.#options.opened.db);
   }
 
-  /** Sends `payload` on {@link EVENTS_CHANNEL} (PostgreSQL only). */
-  async publishClusterMessage(payload: string): Promise<void> {
-    if (this.#options.opened.backend !== 'postgres') return;
+  /**
+   * Sends `payloads` on {@link EVENTS_CHANNEL}, in order, in one statement (one round trip, one
+   * transaction: listeners get them in this order). PostgreSQL only.
+   */
+  async publishClusterMessages(payloads: readonly string[]): Promise<void> {
+    if (this.#options.opened.backend !== 'postgres' || payloads.length === 0) return;
     const { sql } = await import('kysely');
-    await sql`select pg_notify(${EVENTS_CHANNEL}, ${payload})`.execute(this.#options.opened.db);
+    const notifies = sql.join(payloads.map((payload) => sql`pg_notify(${EVENTS_CHANNEL}, ${payload})`));
+    // Events need no durability: the transaction of the NOTIFY does not wait for its WAL flush.
+    await sql`select set_config('synchronous_commit', 'off', true), ${notifies}`.execute(this.#options.opened.db);
   }
 
   /** Stops watching; closes the LISTEN connection. Idempotent. */

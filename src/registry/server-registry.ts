@@ -213,11 +213,11 @@ export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
   }
 
   /**
-   * Sends a message to every replica on this database (their `cluster-message` event, and this one's):
-   * PostgreSQL NOTIFY, under 8000 bytes; nothing on SQLite (one replica).
+   * Sends messages to every replica on this database (their `cluster-message` events, and this one's),
+   * in order, in one round trip: PostgreSQL NOTIFY, each under 8000 bytes; nothing on SQLite (one replica).
    */
-  publishClusterMessage(payload: string): Promise<void> {
-    return this.#feed.publishClusterMessage(payload);
+  publishClusterMessages(payloads: readonly string[]): Promise<void> {
+    return this.#feed.publishClusterMessages(payloads);
   }
 
   /**
