@@ -3,7 +3,8 @@
  * serve` on one PostgreSQL database behind a real HAProxy (round-robin, no stickiness).
  * 1. The dashboard's Activity page, opened on replica A in Chromium, shows a call made through replica
  *    C, marked with C's replica id (A's own events carry A's).
- * 2. `/api/stats` on B adds up the calls made on A, on C and through HAProxy, and says it covers 3 replicas.
+ * 2. `/api/stats` on B adds up the calls made on A, on C and through HAProxy, and says it covers 3
+ *    replicas; so does the dashboard's Metrics page on A.
  * 3. Every sample of each replica's `/metrics` carries that replica's id as its `replica` label.
  */
 import type { BrowserContext, Page } from 'playwright-core';
@@ -91,7 +92,7 @@ describe.skipIf(reason !== undefined)(`cluster-wide views on three replicas${rea
     expect(problems).toEqual([]);
   }, 60_000);
 
-  test('/api/stats on B adds up the calls made on A, on C and through HAProxy, and says it covers 3 replicas', async () => {
+  test('/api/stats on B (and the Metrics page on A) adds up the calls made on A, on C and through HAProxy, over 3 replicas', async () => {
     const [a, b, c] = [replica(0), replica(1), replica(2)];
     const calls = async (): Promise<{ echo: number; replicas: number | undefined }> => {
       const response = await fetch(`${b.url}/api/stats`, { headers: { authorization: `Bearer ${cluster.userToken}` }, signal: AbortSignal.timeout(10_000) });
@@ -110,6 +111,12 @@ describe.skipIf(reason !== undefined)(`cluster-wide views on three replicas${rea
     await waitFor(async () => (await calls()).echo === expected, 10_000, `B's /api/stats to count ${expected} echo calls`);
     console.log(`B's /api/stats counted every call ${Math.round(performance.now() - started)} ms after the last one`);
     expect(await calls()).toEqual({ echo: expected, replicas: 3 });
+    // The dashboard on A adds up the same.
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Metrics' }).click();
+    await expect.poll(() => page.getByTestId('metrics-replicas').textContent(), { timeout: 10_000 }).toBe('Added up over 3 gateway replicas.');
+    const row = page.getByRole('table', { name: 'Totals per tool' }).getByRole('row', { name: /sink\/echo/ });
+    await expect.poll(() => row.locator('td').first().textContent(), { timeout: 10_000 }).toBe(String(expected));
+    expect(problems).toEqual([]);
   }, 60_000);
 
   test("every sample of each replica's /metrics carries its replica label", async () => {
