@@ -46,6 +46,12 @@ export interface RemoteUserEvent {
 
 type Listeners = { [K in RelayedEventName]: (payload: UserClientEvents[K]) => void };
 
+/** What the relay needs of a user's client (a {@link UserClient}): its events. */
+export interface UserEventSource {
+  on<K extends keyof UserClientEvents>(event: K, listener: (payload: UserClientEvents[K]) => void): unknown;
+  off<K extends keyof UserClientEvents>(event: K, listener: (payload: UserClientEvents[K]) => void): unknown;
+}
+
 /** The relay of one replica. */
 export class ClusterEventRelay {
   readonly #registry: ServerRegistry;
@@ -58,9 +64,9 @@ export class ClusterEventRelay {
   /** Users watched on other replicas: user id → replica id → expiry (ms since the epoch). */
   readonly #watchedElsewhere = new Map<string, Map<string, number>>();
   /** This replica's clients, by user id (from leases, until evicted). */
-  readonly #clients = new Map<string, UserClient>();
+  readonly #clients = new Map<string, UserEventSource>();
   /** The listeners on the clients of users watched elsewhere. */
-  readonly #attached = new Map<string, { client: UserClient; listeners: Listeners }>();
+  readonly #attached = new Map<string, { client: UserEventSource; listeners: Listeners }>();
   #pending: RelayedEvent[] = [];
   /** Index in {@link #pending} of a call's progress, by `user callId server`. */
   #progressAt = new Map<string, number>();
@@ -72,7 +78,8 @@ export class ClusterEventRelay {
   #closed = false;
   readonly #onMessage = (payload: string): void => this.#receive(payload);
 
-  constructor(registry: ServerRegistry, replica: string, logger: Logger, options: { flushMs?: number } = {}) {
+  /** `flushMs` defaults to {@link EVENT_RELAY_FLUSH_MS}, `announceMs` to {@link WATCH_ANNOUNCE_INTERVAL_MS}. */
+  constructor(registry: ServerRegistry, replica: string, logger: Logger, options: { flushMs?: number; announceMs?: number } = {}) {
     this.#registry = registry;
     this.#replica = replica;
     this.#logger = logger;
@@ -80,7 +87,7 @@ export class ClusterEventRelay {
     this.#flushMs = options.flushMs ?? EVENT_RELAY_FLUSH_MS;
     if (!this.#enabled) return;
     registry.on('cluster-message', this.#onMessage);
-    this.#announceTimer = setInterval(() => this.#tick(), WATCH_ANNOUNCE_INTERVAL_MS);
+    this.#announceTimer = setInterval(() => this.#tick(), options.announceMs ?? WATCH_ANNOUNCE_INTERVAL_MS);
     this.#announceTimer.unref();
     this.#send(encodeControl({ kind: 'ask', replica }));
   }
@@ -92,7 +99,7 @@ export class ClusterEventRelay {
   }
 
   /** Remembers `userId`'s client here (called on every lease; cheap when known). */
-  track(userId: string, client: UserClient): void {
+  track(userId: string, client: UserEventSource): void {
     if (!this.#enabled || this.#clients.get(userId) === client) return;
     this.#clients.set(userId, client);
     this.#sync(userId);
@@ -202,7 +209,7 @@ export class ClusterEventRelay {
     if (wanted && this.#attached.get(userId) === undefined) this.#attach(userId, client);
   }
 
-  #attach(userId: string, client: UserClient): void {
+  #attach(userId: string, client: UserEventSource): void {
     const queue = (event: RelayedEventName, payload: Record<string, unknown>): void => this.#queue({ user: userId, event, payload, time: Date.now() });
     const listeners: Listeners = {
       'server-state-change': ({ server, from, to, error }) => queue('server-state-change', { server, from, to, ...(error === undefined ? {} : { error: error.toJSON() }) }),
@@ -278,10 +285,10 @@ export class ClusterEventRelay {
   }
 }
 
-function on<K extends RelayedEventName>(client: UserClient, name: K, listeners: Listeners): void {
+function on<K extends RelayedEventName>(client: UserEventSource, name: K, listeners: Listeners): void {
   client.on(name, listeners[name]);
 }
 
-function off<K extends RelayedEventName>(client: UserClient, name: K, listeners: Listeners): void {
+function off<K extends RelayedEventName>(client: UserEventSource, name: K, listeners: Listeners): void {
   client.off(name, listeners[name]);
 }

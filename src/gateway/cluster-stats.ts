@@ -28,7 +28,7 @@ export class ClusterStats {
   readonly #replica: string;
   readonly #logger: Logger;
   readonly #enabled: boolean;
-  readonly #clients = new Map<string, UserClient>();
+  readonly #clients = new Map<string, Pick<UserClient, 'stats'>>();
   /** What was last written, by user id. */
   readonly #written = new Map<string, string>();
   #timer: NodeJS.Timeout | undefined;
@@ -48,7 +48,7 @@ export class ClusterStats {
   }
 
   /** Remembers `userId`'s client here (called on every lease; cheap when known). */
-  track(userId: string, client: UserClient): void {
+  track(userId: string, client: Pick<UserClient, 'stats'>): void {
     if (this.#enabled && this.#clients.get(userId) !== client) this.#clients.set(userId, client);
   }
 
