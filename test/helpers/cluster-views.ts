@@ -47,15 +47,13 @@ export async function startViewsCluster(): Promise<ViewsCluster> {
   let database: TestDatabase | undefined;
   let registry: ServerRegistry | undefined;
   let haproxy: RunningHaproxy | undefined;
+  // Every step runs even when an earlier one throws; the first failure is reported.
   const close = async (): Promise<void> => {
-    try {
-      await haproxy?.close();
-      await Promise.all(replicas.map((replica) => replica.close()));
-      await registry?.close();
-      await database?.drop();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const steps = [() => haproxy?.close(), () => Promise.all(replicas.map((replica) => replica.close())), () => registry?.close(), () => database?.drop()];
+    const failures: unknown[] = [];
+    for (const step of steps) await Promise.resolve(step()).catch((error: unknown) => failures.push(error));
+    rmSync(dir, { recursive: true, force: true });
+    if (failures.length > 0) throw failures[0];
   };
   try {
     database = await createTestDatabase('postgres');
