@@ -26,8 +26,11 @@ export interface MeResponse {
   user: ApiUser;
 }
 
-/** `GET /api/stats`: the user's client's numbers. */
-export type StatsResponse = ClientStats;
+/**
+ * `GET /api/stats`: the user's client's numbers; in a cluster (PostgreSQL), added up over the live
+ * replicas, and `replicas` says how many that is (absent with one SQLite replica).
+ */
+export type StatsResponse = ClientStats & { replicas?: number };
 
 /** Server states, as everywhere in the product. */
 export type ServerState = 'connecting' | 'ready' | 'degraded' | 'reconnecting' | 'failed' | 'closed';

@@ -19,6 +19,8 @@ import { authenticate, authenticateCaller, bearerTokenOf, type Caller } from './
 import { FULL_SCOPE, scopesAllow } from './oauth-server/mcp-scope.js';
 import type { ProtectedResource } from './oauth-server/protected-resource.js';
 import { CallTracker } from './call-tracker.js';
+import { ClusterEventRelay } from './cluster-event-relay.js';
+import { ClusterStats } from './cluster-stats.js';
 import { ReadCache } from '../client/routing/read-cache.js';
 import { forwardingOptionsFor } from './forward-server-requests.js';
 import {
@@ -102,6 +104,10 @@ export class Gateway {
   readonly sharedServers: readonly ServerSpec[];
   /** This replica's heartbeat in the cluster of gateways on the same database (issue 20); started once it listens. */
   readonly replica: ReplicaHeartbeat;
+  /** Other replicas' events for this replica's `/api/events` streams, and this one's for theirs (issue 20). */
+  readonly relay: ClusterEventRelay;
+  /** The per-user statistics of the other replicas, for `/api/stats` (issue 20). */
+  readonly clusterStats: ClusterStats;
   readonly #streams = new Set<() => void>();
   readonly #tokens: TokenCache;
   readonly #onRegistryChange: (change: RegistryChange) => void;
@@ -129,6 +135,10 @@ export class Gateway {
     this.sharedServers = options.sharedConfig?.servers ?? [];
     this.logger = parts.logger;
     this.replica = new ReplicaHeartbeat(options.registry.cluster, parts.logger);
+    this.relay = new ClusterEventRelay(options.registry, this.replica.id, parts.logger);
+    this.clusterStats = new ClusterStats(options.registry, this.replica.id, parts.logger);
+    // Every series says which replica it is from (PostgreSQL: a cluster; one SQLite replica stays as it was).
+    if (options.registry.backend === 'postgres') parts.metrics.registry.setDefaultLabels({ replica: this.replica.id });
     this.pool = parts.pool;
     this.calls = parts.calls;
     this.mcp = parts.mcp;
@@ -140,6 +150,8 @@ export class Gateway {
     this.pool.on('client-evicted', ({ userId, user, reason }) => {
       this.logger.info('user client closed', { user, reason });
       this.mcp.clientEvicted(userId, reason);
+      this.relay.untrack(userId);
+      this.clusterStats.untrack(userId);
     });
     this.pool.on('client-created', ({ user }) => this.logger.info('user client started', { user }));
     this.pool.on('client-refreshed', ({ user }) => this.logger.info('user client reloaded after a registry change', { user }));
@@ -231,6 +243,8 @@ export class Gateway {
     if (this.#shuttingDown) throw new SwitchboardError(ErrorCode.Unavailable, 'the gateway is shutting down');
     const lease = await this.pool.acquire(user);
     this.metrics.attach(lease.client, user.name);
+    this.relay.track(user.id, lease.client);
+    this.clusterStats.track(user.id, lease.client);
     return lease;
   }
 
@@ -286,6 +300,8 @@ export class Gateway {
       await this.access.close();
       await this.logins.close();
       await this.#oauth?.close();
+      await this.relay.close();
+      await this.clusterStats.close();
       await this.pool.close();
       await this.replica.close();
       this.registry.off('change', this.#onRegistryChange);

@@ -16,6 +16,12 @@ import type { RegistryChange } from './registry-types.js';
 export const REGISTRY_CHANNEL = 'switchboard_registry';
 /** The channel of ended 2025-era sessions (payload: the SHA-256 of the session id), apart from registry changes. */
 export const SESSIONS_CHANNEL = 'switchboard_sessions';
+/**
+ * The channel of the gateway cluster's event relay (issue 20): batches of user events and watcher
+ * announcements between replicas, as JSON the gateway writes and reads (PostgreSQL refuses a
+ * payload of 8000 bytes or more: the gateway keeps under it).
+ */
+export const EVENTS_CHANNEL = 'switchboard_events';
 /** How often SQLite is polled for other processes' commits. @default 1000 */
 export const DEFAULT_WATCH_INTERVAL_MS = 1_000;
 const MAX_RECONNECT_DELAY_MS = 30_000;
@@ -33,6 +39,8 @@ export interface ChangeFeedOptions {
   onChange: (change: RegistryChange) => void;
   /** A session ended on another replica (PostgreSQL only). */
   onSessionEnded?: (digest: string) => void;
+  /** A message on {@link EVENTS_CHANNEL} (PostgreSQL only; this process's own ones included). */
+  onClusterMessage?: (payload: string) => void;
   logger: Logger;
   /** @default DEFAULT_WATCH_INTERVAL_MS */
   pollIntervalMs?: number;
@@ -73,6 +81,18 @@ export class ChangeFeed {
     if (this.#options.opened.backend !== 'postgres') return;
     const { sql } = await import('kysely');
     await sql`select pg_notify(${SESSIONS_CHANNEL}, ${digest})`.execute(this.#options.opened.db);
+  }
+
+  /**
+   * Sends `payloads` on {@link EVENTS_CHANNEL}, in order, in one statement (one round trip, one
+   * transaction: listeners get them in this order). PostgreSQL only.
+   */
+  async publishClusterMessages(payloads: readonly string[]): Promise<void> {
+    if (this.#options.opened.backend !== 'postgres' || payloads.length === 0) return;
+    const { sql } = await import('kysely');
+    const notifies = sql.join(payloads.map((payload) => sql`pg_notify(${EVENTS_CHANNEL}, ${payload})`));
+    // Events need no durability: the transaction of the NOTIFY does not wait for its WAL flush.
+    await sql`select set_config('synchronous_commit', 'off', true), ${notifies}`.execute(this.#options.opened.db);
   }
 
   /** Stops watching; closes the LISTEN connection. Idempotent. */
@@ -122,6 +142,10 @@ export class ChangeFeed {
         this.#options.onSessionEnded?.(message.payload);
         return;
       }
+      if (message.channel === EVENTS_CHANNEL && message.payload !== undefined) {
+        this.#options.onClusterMessage?.(message.payload);
+        return;
+      }
       if (message.channel !== REGISTRY_CHANNEL || message.payload === undefined) return;
       const notification = parseNotification(message.payload);
       if (notification === undefined || notification.origin === this.#options.origin) return;
@@ -141,6 +165,7 @@ export class ChangeFeed {
       await client.connect();
       await client.query(`LISTEN ${REGISTRY_CHANNEL}`);
       await client.query(`LISTEN ${SESSIONS_CHANNEL}`);
+      await client.query(`LISTEN ${EVENTS_CHANNEL}`);
       this.#reconnectDelayMs = 1_000;
     } catch (error) {
       if (this.#listener === client) lost(error);

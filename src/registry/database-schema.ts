@@ -196,6 +196,14 @@ export interface EndedSessionsTable {
   ended_at: string;
 }
 
+/** `replica_user_stats`: each replica's snapshot of a user's `client.stats()` (JSON), migration 009. */
+export interface ReplicaUserStatsTable {
+  replica_id: string;
+  user_id: string;
+  stats: string;
+  updated_at: string;
+}
+
 /** Every table of the registry. */
 export interface RegistryDatabase {
   users: UsersTable;
@@ -216,4 +224,5 @@ export interface RegistryDatabase {
   oauth_keys: OAuthKeysTable;
   replicas: ReplicasTable;
   ended_sessions: EndedSessionsTable;
+  replica_user_stats: ReplicaUserStatsTable;
 }

@@ -56,6 +56,7 @@ export {
 export type { AuditDropReason, AuditWriterOptions, AuditWriterStats } from './audit-writer.js';
 export { AccessStore } from './access-store.js';
 export type { ClusterStore, ReplicaRecord } from './cluster-store.js';
+export type { ReplicaStatsStore, ReplicaUserStats } from './replica-stats-store.js';
 export { GroupStore } from './group-store.js';
 export type { RegistryGroup } from './group-store.js';
 export {

@@ -61,6 +61,9 @@ export async function openDatabase(target: string, baseDir: string = process.cwd
     const pool = new pg.Pool({ connectionString: target, max: 10, connectionTimeoutMillis: 10_000 });
     // An idle client losing its connection emits on the pool; without a listener that would crash the process.
     pool.on('error', () => {});
+    // A client in use when its connection breaks emits `error` too (its query fails with it as well):
+    // the pool listens only to idle ones, so each client gets a listener of its own for its whole life.
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<RegistryDatabase>({ dialect: new PostgresDialect({ pool }) });
     const label = describeDatabase(target);
     try {

@@ -36,6 +36,7 @@ import { systemResolver, type HostResolver } from './resolve-host.js';
 import { SECRET_KEY_ENV, SecretBox, commitPendingKeyFile, pendingKeyFile, writePendingKeyFile } from './secret-box.js';
 import { sealClearSecrets } from './seal-clear-secrets.js';
 import { ClusterStore } from './cluster-store.js';
+import { ReplicaStatsStore } from './replica-stats-store.js';
 import { RegistryCatalogStore } from './registry-catalog-store.js';
 import { OAuthServerStore } from './oauth-server-store.js';
 import { ServerStore, type UserServerConfig } from './server-store.js';
@@ -82,6 +83,8 @@ export interface ServerRegistryEvents {
   change: RegistryChange;
   /** A 2025-era session ended (its id's SHA-256): here, or on another replica (`remote`). */
   'session-ended': { digest: string; remote: boolean };
+  /** A message of the gateway cluster's event relay (PostgreSQL only; this process's own ones included). */
+  'cluster-message': string;
 }
 
 /** The result of {@link ServerRegistry.rotateSecretKey}. */
@@ -118,6 +121,8 @@ export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
   readonly oauthServer: OAuthServerStore;
   /** The gateway cluster's replicas and ended sessions (issue 20). */
   readonly cluster: ClusterStore;
+  /** Each replica's snapshot of its users' call statistics (issue 20). */
+  readonly replicaStats: ReplicaStatsStore;
   readonly #opened: OpenedDatabase;
   readonly #box: SecretBox;
   readonly #keyFile: string | undefined;
@@ -145,6 +150,9 @@ export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
       onSessionEnded: (digest) => {
         if (this.#closing === undefined) this.emit('session-ended', { digest, remote: true });
       },
+      onClusterMessage: (payload) => {
+        if (this.#closing === undefined) this.emit('cluster-message', payload);
+      },
     });
     const context: RegistryContext = {
       db: opened.db,
@@ -169,6 +177,7 @@ export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
     this.access = new AccessStore(context);
     this.rateBuckets = new SqlBucketStore(context);
     this.oauthServer = new OAuthServerStore(context);
+    this.replicaStats = new ReplicaStatsStore(context);
     this.cluster = new ClusterStore(context, async (digest) => {
       this.emit('session-ended', { digest, remote: false });
       await this.#feed.publishSessionEnded(digest).catch((error: unknown) => this.#logger.warn('cannot publish an ended session', { error: String(error) }));
@@ -203,6 +212,14 @@ export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
       await opened.db.destroy().catch(() => {});
       throw error;
     }
+  }
+
+  /**
+   * Sends messages to every replica on this database (their `cluster-message` events, and this one's),
+   * in order, in one round trip: PostgreSQL NOTIFY, each under 8000 bytes; nothing on SQLite (one replica).
+   */
+  publishClusterMessages(payloads: readonly string[]): Promise<void> {
+    return this.#feed.publishClusterMessages(payloads);
   }
 
   /**

@@ -39,7 +39,7 @@ function deployedBackend(ports: readonly number[]): string[] {
 /** POST /mcp answers with status 200 a replica counted (its own /metrics). */
 async function mcpAnswers(replica: ReplicaProcess, token: string): Promise<number> {
   const text = await (await fetch(`${replica.url}/metrics`, { headers: { authorization: `Bearer ${token}` } })).text();
-  const line = /^switchboard_http_requests_total\{method="POST",route="\/mcp",status="200"\} (\d+)/m.exec(text);
+  const line = /^switchboard_http_requests_total\{method="POST",route="\/mcp",status="200"(?:,replica="[^"]*")?\} (\d+)/m.exec(text);
   return Number(line?.[1] ?? 0);
 }
 

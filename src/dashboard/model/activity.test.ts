@@ -55,3 +55,18 @@ describe('appendActivity', () => {
     expect(items.map((item) => item.id)).toEqual([5, 6, 7]);
   });
 });
+
+describe('events of a cluster', () => {
+  it('say which replica they happened on, and a call id of one replica never ends the call of another', () => {
+    const start = activityOf('tool-call-start', { callId: 1, name: 'echo', server: 'sink', replica: '0123456789abcdef' }, 1, 1);
+    expect(start).toMatchObject({ replica: '0123456789abcdef', summary: 'echo — started · replica 01234567' });
+    const items: ActivityItem[] = [];
+    if (start !== undefined) appendActivity(items, start, 10);
+    const otherEnd = activityOf('tool-call-end', { callId: 1, name: 'echo', server: 'sink', ok: true, isError: false, durationMs: 3, replica: 'fedcba9876543210' }, 2, 2);
+    if (otherEnd !== undefined) appendActivity(items, otherEnd, 10);
+    expect(items.map((item) => item.id)).toEqual([1, 2]);
+    const ownEnd = activityOf('tool-call-end', { callId: 1, name: 'echo', server: 'sink', ok: true, isError: false, durationMs: 3, replica: '0123456789abcdef' }, 3, 3);
+    if (ownEnd !== undefined) appendActivity(items, ownEnd, 10);
+    expect(items.map((item) => item.id)).toEqual([2, 3]);
+  });
+});

@@ -23,6 +23,8 @@ export interface ActivityItem {
   callId?: number;
   server?: string;
   tool?: string;
+  /** The gateway replica the event happened on (a cluster only; the first 8 characters are shown). */
+  replica?: string;
   /** `ok`, `error` (isError or failure), or a state/log level for colouring. */
   status: 'ok' | 'error' | 'info' | 'warning' | 'running';
   summary: string;
@@ -44,6 +46,13 @@ const text = (value: unknown): string | undefined => (typeof value === 'string' 
 
 /** The Activity line of an event (payload as sent; `time` added by the gateway), or undefined for junk. */
 export function activityOf(event: EventName, payload: unknown, id: number, receivedAt: number): ActivityItem | undefined {
+  const item = lineOf(event, payload, id, receivedAt);
+  const replica = isRecord(payload) ? text(payload.replica) : undefined;
+  // In a cluster every line says which replica it happened on.
+  return item === undefined || replica === undefined ? item : { ...item, replica, summary: `${item.summary} · replica ${replica.slice(0, 8)}` };
+}
+
+function lineOf(event: EventName, payload: unknown, id: number, receivedAt: number): ActivityItem | undefined {
   if (!isRecord(payload)) return undefined;
   const time = typeof payload.time === 'number' ? payload.time : receivedAt;
   const server = text(payload.server);
@@ -130,7 +139,7 @@ export function appendActivity(items: ActivityItem[], item: ActivityItem, limit:
   if (item.event === 'tool-call-end' && item.callId !== undefined) {
     for (let index = items.length - 1; index >= 0; index--) {
       const earlier = items[index];
-      if (earlier !== undefined && earlier.callId === item.callId && earlier.server === item.server && earlier.event !== 'tool-call-end') items.splice(index, 1);
+      if (earlier !== undefined && earlier.callId === item.callId && earlier.server === item.server && earlier.replica === item.replica && earlier.event !== 'tool-call-end') items.splice(index, 1);
     }
   }
   items.push(item);

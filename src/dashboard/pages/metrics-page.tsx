@@ -87,6 +87,11 @@ export function MetricsPage() {
       <Problem error={stats.data === undefined ? stats.error : undefined} />
       <StaleNotice error={stats.error} shown={stats.data !== undefined} />
       {stats.data === undefined && stats.loading ? <p class="muted">Loading metrics…</p> : null}
+      {stats.data?.replicas === undefined ? null : (
+        <p class="muted" data-testid="metrics-replicas">
+          Added up over {stats.data.replicas} gateway {stats.data.replicas === 1 ? 'replica' : 'replicas'}.
+        </p>
+      )}
       <section aria-labelledby="metrics-servers">
         <h2 id="metrics-servers">By server</h2>
         <div class="chart-grid">

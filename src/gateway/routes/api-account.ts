@@ -1,7 +1,8 @@
 /**
  * @module gateway/routes/api-account
  * `GET /api/me` (who the token belongs to) and `GET /api/stats` (the user's calls, errors and
- * latency per server and tool: `client.stats()`, the shape `switchboard stats` reads).
+ * latency per server and tool: `client.stats()`, the shape `switchboard stats` reads; in a cluster,
+ * added up over the live replicas, with `replicas`).
  */
 
 import type { MeResponse, StatsResponse } from '../../contract/api-contract.js';
@@ -16,9 +17,11 @@ export function registerAccountRoutes(app: GatewayApp, gateway: Gateway): void {
   });
 
   app.get('/api/stats', async (c) => {
-    const lease = await gateway.lease(userOf(c));
+    const user = userOf(c);
+    const lease = await gateway.lease(user);
     try {
-      return c.json(lease.client.stats() satisfies StatsResponse);
+      // In a cluster, with the other live replicas' numbers added (and how many replicas that is).
+      return c.json((await gateway.clusterStats.forUser(user.id, lease.client.stats())) satisfies StatsResponse);
     } finally {
       lease.release();
     }

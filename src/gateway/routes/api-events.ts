@@ -6,6 +6,8 @@
  * JSON payload plus `time` (ms since epoch); a `: ping` comment every 15 s keeps proxies from
  * closing the stream. `EventSource` cannot send headers, so this route alone also takes `?token=`.
  * The stream holds a lease on the user's client (the dashboard watching keeps the servers up).
+ * In a cluster (PostgreSQL) the stream also carries the user's events on the other replicas (see
+ * cluster-event-relay), and every event but `servers-changed` has the `replica` id it happened on.
  */
 
 import { streamSSE } from 'hono/streaming';
@@ -39,18 +41,19 @@ export function registerEventsRoute(app: GatewayApp, gateway: Gateway): void {
       async (stream) => {
         let finish: () => void = () => {};
         const finished = new Promise<void>((resolve) => (finish = resolve));
-        const send = (event: string, payload: object): void => {
+        const send = (event: string, payload: object, time: number = Date.now()): void => {
           if (stream.closed || stream.aborted) return;
-          stream.writeSSE({ event, data: JSON.stringify({ ...payload, time: Date.now() }) }).catch(() => finish());
+          stream.writeSSE({ event, data: JSON.stringify({ ...payload, time }) }).catch(() => finish());
         };
+        const here = gateway.registry.backend === 'postgres' ? { replica: gateway.replica.id } : {};
         const listeners: { [K in keyof UserClientEvents]?: (payload: UserClientEvents[K]) => void } = {
-          'server-state-change': ({ server, from, to, error }) => send('server-state-change', { server, from, to, ...(error === undefined ? {} : { error: error.toJSON() }) }),
-          'tool-call-start': (event) => send('tool-call-start', event),
-          'tool-call-end': (event) => send('tool-call-end', event),
-          'tool-call-refused': (event) => send('tool-call-refused', event),
-          'tool-progress': (event) => send('tool-progress', event),
-          'server-log': (event) => send('server-log', event),
-          'tools-changed': (event) => send('tools-changed', event),
+          'server-state-change': ({ server, from, to, error }) => send('server-state-change', { server, from, to, ...(error === undefined ? {} : { error: error.toJSON() }), ...here }),
+          'tool-call-start': (event) => send('tool-call-start', { ...event, ...here }),
+          'tool-call-end': (event) => send('tool-call-end', { ...event, ...here }),
+          'tool-call-refused': (event) => send('tool-call-refused', { ...event, ...here }),
+          'tool-progress': (event) => send('tool-progress', { ...event, ...here }),
+          'server-log': (event) => send('server-log', { ...event, ...here }),
+          'tools-changed': (event) => send('tools-changed', { ...event, ...here }),
         };
         const on = <K extends keyof UserClientEvents>(event: K): void => {
           const listener = listeners[event];
@@ -68,6 +71,7 @@ export function registerEventsRoute(app: GatewayApp, gateway: Gateway): void {
           send('servers-changed', { kind: change.kind, action: change.action, ...(change.name === undefined ? {} : { name: change.name }) });
         };
         gateway.registry.on('change', onRegistryChange);
+        const unrelay = gateway.relay.subscribe(user.id, ({ event, payload, time, replica }) => send(event, { ...payload, replica }, time));
         const onEvicted = ({ userId }: { userId: string }): void => {
           if (userId === user.id) finish();
         };
@@ -86,6 +90,7 @@ export function registerEventsRoute(app: GatewayApp, gateway: Gateway): void {
           untrack();
           for (const event of events) off(event);
           gateway.registry.off('change', onRegistryChange);
+          unrelay();
           gateway.pool.off('client-evicted', onEvicted);
           lease.release();
           releaseSlot();

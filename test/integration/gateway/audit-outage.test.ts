@@ -84,7 +84,8 @@ async function auditRows(current: Setup): Promise<string[]> {
 async function metric(current: Setup, sample: string): Promise<number | undefined> {
   const response = await fetch(`${current.running.url}/metrics`, { headers: { authorization: `Bearer ${current.token}` }, signal: AbortSignal.timeout(10_000) });
   const text = await response.text();
-  const line = text.split('\n').find((candidate) => candidate.startsWith(`${sample} `));
+  // On PostgreSQL every sample also carries the replica's id (issue 20): not part of the names asked for.
+  const line = text.split('\n').map((candidate) => candidate.replace(/,?replica="[^"]*"/, '').replace('{}', '')).find((candidate) => candidate.startsWith(`${sample} `));
   return line === undefined ? undefined : Number(line.slice(sample.length + 1));
 }
 
