@@ -16,9 +16,20 @@ import type { RegistryChange } from './registry-types.js';
 export const REGISTRY_CHANNEL = 'switchboard_registry';
 /** The channel of ended 2025-era sessions (payload: the SHA-256 of the session id), apart from registry changes. */
 export const SESSIONS_CHANNEL = 'switchboard_sessions';
+/** The channel of `notifications/cancelled` of 2025-era sessions, for the replica running the call (issue 20). */
+export const CALLS_CHANNEL = 'switchboard_calls';
 /** How often SQLite is polled for other processes' commits. @default 1000 */
 export const DEFAULT_WATCH_INTERVAL_MS = 1_000;
 const MAX_RECONNECT_DELAY_MS = 30_000;
+
+/** A session's `notifications/cancelled`, as one replica tells the others (user-bound: only that user's session's call is cancelled). */
+export interface CallCancelledNotice {
+  /** SHA-256 of the session id (hex). */
+  digest: string;
+  userId: string;
+  requestId: string | number;
+  reason?: string;
+}
 
 interface Notification {
   origin: string;
@@ -33,6 +44,8 @@ export interface ChangeFeedOptions {
   onChange: (change: RegistryChange) => void;
   /** A session ended on another replica (PostgreSQL only). */
   onSessionEnded?: (digest: string) => void;
+  /** Another replica got a session's `notifications/cancelled` (PostgreSQL only). */
+  onCallCancelled?: (notice: CallCancelledNotice) => void;
   logger: Logger;
   /** @default DEFAULT_WATCH_INTERVAL_MS */
   pollIntervalMs?: number;
@@ -73,6 +86,13 @@ export class ChangeFeed {
     if (this.#options.opened.backend !== 'postgres') return;
     const { sql } = await import('kysely');
     await sql`select pg_notify(${SESSIONS_CHANNEL}, ${digest})`.execute(this.#options.opened.db);
+  }
+
+  /** Tells the other replicas about a session's `notifications/cancelled` (PostgreSQL only). */
+  async publishCallCancelled(notice: CallCancelledNotice): Promise<void> {
+    if (this.#options.opened.backend !== 'postgres') return;
+    const { sql } = await import('kysely');
+    await sql`select pg_notify(${CALLS_CHANNEL}, ${JSON.stringify({ origin: this.#options.origin, ...notice })})`.execute(this.#options.opened.db);
   }
 
   /** Stops watching; closes the LISTEN connection. Idempotent. */
@@ -122,6 +142,11 @@ export class ChangeFeed {
         this.#options.onSessionEnded?.(message.payload);
         return;
       }
+      if (message.channel === CALLS_CHANNEL && message.payload !== undefined) {
+        const notice = parseCallCancelled(message.payload, this.#options.origin);
+        if (notice !== undefined) this.#options.onCallCancelled?.(notice);
+        return;
+      }
       if (message.channel !== REGISTRY_CHANNEL || message.payload === undefined) return;
       const notification = parseNotification(message.payload);
       if (notification === undefined || notification.origin === this.#options.origin) return;
@@ -141,6 +166,7 @@ export class ChangeFeed {
       await client.connect();
       await client.query(`LISTEN ${REGISTRY_CHANNEL}`);
       await client.query(`LISTEN ${SESSIONS_CHANNEL}`);
+      await client.query(`LISTEN ${CALLS_CHANNEL}`);
       this.#reconnectDelayMs = 1_000;
     } catch (error) {
       if (this.#listener === client) lost(error);
@@ -191,6 +217,20 @@ function parseNotification(payload: string): Notification | undefined {
         ...(typeof name === 'string' ? { name } : {}),
       },
     };
+  } catch {
+    return undefined;
+  }
+}
+
+/** A cancellation notice of another process, or undefined (this one's, or malformed). */
+function parseCallCancelled(payload: string, origin: string): CallCancelledNotice | undefined {
+  try {
+    const value: unknown = JSON.parse(payload);
+    if (typeof value !== 'object' || value === null) return undefined;
+    const { origin: from, digest, userId, requestId, reason } = value as Record<string, unknown>;
+    if (from === origin || typeof digest !== 'string' || !/^[0-9a-f]{64}$/.test(digest) || typeof userId !== 'string') return undefined;
+    if (typeof requestId !== 'string' && typeof requestId !== 'number') return undefined;
+    return { digest, userId, requestId, ...(typeof reason === 'string' ? { reason } : {}) };
   } catch {
     return undefined;
   }
