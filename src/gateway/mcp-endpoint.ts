@@ -175,14 +175,19 @@ export class McpEndpoint {
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId !== null) {
       let session = this.#sessions.get(sessionId);
+      const cancel = this.#options.publishCancel === undefined ? undefined : cancellationOf(parsedBody?.value);
+      // A cancellation of a session not held here: its call runs elsewhere; told to the others without resuming the session here.
+      if (session === undefined && cancel !== undefined && (await this.#options.sessionIds?.read(sessionId, user))?.kind === 'resume') {
+        await this.#publishCancel(sessionId, user, cancel);
+        return new Response(null, { status: 202 });
+      }
       if (session === undefined) {
         const resumed = await this.#resume(sessionId, user);
         if (resumed instanceof Response) return resumed;
         session = resumed;
       }
       if (session.userId !== user.id) return mcpErrorResponse(new SwitchboardError(ErrorCode.Forbidden, 'this session belongs to another user'));
-      const cancel = this.#options.publishCancel === undefined ? undefined : cancellationOf(parsedBody?.value);
-      if (cancel !== undefined) await this.#options.publishCancel?.({ digest: sessionDigest(session.id), userId: user.id, ...cancel }).catch((error: unknown) => this.#options.logger.warn('cannot tell the other replicas about a cancellation', { error: String(error) }));
+      if (cancel !== undefined) await this.#publishCancel(session.id, user, cancel);
       return session.handle(request, onEnd, parsedBody);
     }
     const forwarded = await forwardRetry(this.#options.hop, request, user, parsedBody);
@@ -242,15 +247,16 @@ export class McpEndpoint {
     if (session !== undefined) void session.close();
   }
 
-  /**
-   * Another replica got `notifications/cancelled` for a session of `userId`: a call of that request id
-   * running here is cancelled (`fastCancel` tries the fast path's calls first).
-   */
+  /** Another replica got `notifications/cancelled` of a session of `userId`: its call running here is cancelled (`fastCancel`: the fast path's calls). */
   async cancelRemote(notice: { digest: string; userId: string; requestId: string | number; reason?: string }, fastCancel: (sessionId: string) => boolean): Promise<void> {
     const id = this.#digests.get(notice.digest);
     const session = id === undefined ? undefined : this.#sessions.get(id);
     if (session === undefined || session.userId !== notice.userId || fastCancel(session.id)) return;
     await cancelInSession(session, notice.requestId, notice.reason);
+  }
+
+  async #publishCancel(sessionId: string, user: RegistryUser, cancel: { requestId: string | number; reason?: string }): Promise<void> {
+    await this.#options.publishCancel?.({ digest: sessionDigest(sessionId), userId: user.id, ...cancel }).catch((error: unknown) => this.#options.logger.warn('cannot tell the other replicas about a cancellation', { error: String(error) }));
   }
 
   /** Closes the sessions here that ended on other replicas while their notices may have been lost. */
