@@ -25,8 +25,6 @@ import { REPLICA_EXPIRY_MS, REPLICA_FORGET_MS } from './replica-heartbeat.js';
 
 /** The header of a forwarded request. */
 export const HOP_HEADER = 'x-switchboard-hop';
-/** The header of a forwarded answer: the replica that served it. */
-export const SERVED_BY_HEADER = 'x-switchboard-replica';
 /** How long a hop's MAC is accepted after it was made (clock skew between replicas included). @default 30000 */
 export const HOP_VALIDITY_MS = 30_000;
 /** How long the owner may take to accept the connection and send its headers. @default 10000 */
@@ -37,7 +35,7 @@ export const HOP_KEY_PURPOSE = 'replica hop';
 /** Request headers a hop carries over (everything the owner's checks and handlers read). */
 const FORWARDED_HEADERS = ['authorization', 'content-type', 'accept', 'cookie', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'mcp-session-id', 'last-event-id', 'traceparent', 'tracestate', 'x-request-id', 'user-agent'];
 /** Answer headers a hop hands back (hop-by-hop and length headers are the outer server's). */
-const RETURNED_HEADERS = ['content-type', 'cache-control', 'set-cookie', 'mcp-session-id', 'www-authenticate', 'content-security-policy', 'x-request-id', 'retry-after', SERVED_BY_HEADER];
+const RETURNED_HEADERS = ['content-type', 'cache-control', 'set-cookie', 'mcp-session-id', 'www-authenticate', 'content-security-policy', 'x-request-id', 'retry-after'];
 const REPLICA_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The replica named at the front of `state` (`<replica id>.<random>`), or undefined (state of an older gateway, or forged). */
