@@ -38,6 +38,7 @@ import { LimitRefusals } from './limit-refusals.js';
 import { McpEndpoint, type McpEndpointOptions } from './mcp-endpoint.js';
 import { ReplicaHeartbeat } from './replica-heartbeat.js';
 import { HOP_KEY_PURPOSE, ReplicaHop } from './replica-hop.js';
+import { cancellationOf } from './mcp-hop.js';
 import { SessionIds } from './session-ids.js';
 import { SessionSeal } from './session-seal.js';
 import { TokenCache } from './token-cache.js';
@@ -107,7 +108,7 @@ export class Gateway {
   readonly hop: ReplicaHop;
   /** The fast path's cancellation of its own calls, for cancellations heard from other replicas. */
   readonly #fastCancels = new Set<(sessionId: string, requestId: string | number, reason: string | undefined) => boolean>();
-  readonly #onCallCancelled: (notice: { digest: string; userId: string; requestId: string | number; reason?: string }) => void;
+  readonly #onSessionMessage: (notice: { digest: string; userId: string; message: Record<string, unknown> }) => void;
   readonly #streams = new Set<() => void>();
   readonly #tokens: TokenCache;
   readonly #onRegistryChange: (change: RegistryChange) => void;
@@ -137,12 +138,13 @@ export class Gateway {
     this.replica = parts.replica;
     this.hop = parts.hop;
     this.logins = new OAuthLogins(parts.replica.id);
-    // A session's client cancelled a request through another replica: the call may be running here.
-    this.#onCallCancelled = (notice) => {
-      const fastCancel = (sessionId: string): boolean => [...this.#fastCancels].some((cancel) => cancel(sessionId, notice.requestId, notice.reason));
-      for (const endpoint of [this.mcp, ...this.access.running]) void endpoint.cancelRemote(notice, fastCancel).catch((error: unknown) => this.logger.warn('cannot cancel a call for another replica', { error: String(error) }));
+    // A session's client cancelled a request, or answered the gateway's, through another replica: the call may be running here.
+    this.#onSessionMessage = (notice) => {
+      const cancel = cancellationOf(notice.message);
+      const fastCancel = (sessionId: string): boolean => cancel !== undefined && [...this.#fastCancels].some((abort) => abort(sessionId, cancel.requestId, cancel.reason));
+      for (const endpoint of [this.mcp, ...this.access.running]) void endpoint.deliverRemote(notice, fastCancel).catch((error: unknown) => this.logger.warn('cannot deliver a session message for another replica', { error: String(error) }));
     };
-    this.registry.on('call-cancelled', this.#onCallCancelled);
+    this.registry.on('session-message', this.#onSessionMessage);
     this.pool = parts.pool;
     this.calls = parts.calls;
     this.mcp = parts.mcp;
@@ -193,7 +195,7 @@ export class Gateway {
       listenSlots,
       onClient: (client, user) => gateway?.metrics.attach(client, user.name),
       hop,
-      publishCancel: (notice) => options.registry.publishCallCancelled(notice),
+      publishSessionMessage: (notice) => options.registry.publishSessionMessage(notice),
     };
     // Derived once: sealing an id is one AES-GCM pass, never a KDF per request.
     const sessionIds = new SessionIds(new SessionSeal(options.registry.derivedKey('mcp session id')), options.registry.cluster);
@@ -313,7 +315,7 @@ export class Gateway {
       await this.replica.close();
       this.registry.off('change', this.#onRegistryChange);
       this.registry.off('session-ended', this.#onSessionEnded);
-      this.registry.off('call-cancelled', this.#onCallCancelled);
+      this.registry.off('session-message', this.#onSessionMessage);
       this.#fastCancels.clear();
       this.#tokens.clear();
     })();

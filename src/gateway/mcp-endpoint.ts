@@ -30,7 +30,7 @@ import { UserEndpoint } from './user-endpoint.js';
 import { sessionDigest } from './session-seal.js';
 import type { SessionIds } from './session-ids.js';
 import type { UserSlots } from './user-slots.js';
-import { cancelInSession, cancellationOf, forwardRetry, refuseBadHop } from './mcp-hop.js';
+import { deliverInSession, forwardRetry, refuseBadHop, relayedMessageOf } from './mcp-hop.js';
 import type { ReplicaHop } from './replica-hop.js';
 
 /** Options of an {@link McpEndpoint}. */
@@ -53,8 +53,8 @@ export interface McpEndpointOptions {
   sessionIds?: SessionIds;
   /** The hop to the replica holding an `input_required` call (issue 20); without it every state is this process's. */
   hop?: ReplicaHop;
-  /** Tells the other replicas about a session's `notifications/cancelled` (its call may run on any of them). */
-  publishCancel?: (notice: { digest: string; userId: string; requestId: string | number; reason?: string }) => Promise<void>;
+  /** Tells the other replicas about a session's cancellation or answer (its call may run on any of them). */
+  publishSessionMessage?: (notice: { digest: string; userId: string; message: Record<string, unknown> }) => Promise<void>;
 }
 
 /** The `/mcp` endpoint. */
@@ -175,10 +175,10 @@ export class McpEndpoint {
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId !== null) {
       let session = this.#sessions.get(sessionId);
-      const cancel = this.#options.publishCancel === undefined ? undefined : cancellationOf(parsedBody?.value);
-      // A cancellation of a session not held here: its call runs elsewhere; told to the others without resuming the session here.
-      if (session === undefined && cancel !== undefined && (await this.#options.sessionIds?.read(sessionId, user))?.kind === 'resume') {
-        await this.#publishCancel(sessionId, user, cancel);
+      const relayed = this.#options.publishSessionMessage === undefined ? undefined : relayedMessageOf(parsedBody?.value);
+      // A cancellation or answer for a session not held here: its call runs elsewhere; told to the others without resuming the session here.
+      if (session === undefined && relayed !== undefined && (await this.#options.sessionIds?.read(sessionId, user))?.kind === 'resume') {
+        await this.#relay(sessionId, user, relayed);
         return new Response(null, { status: 202 });
       }
       if (session === undefined) {
@@ -187,7 +187,7 @@ export class McpEndpoint {
         session = resumed;
       }
       if (session.userId !== user.id) return mcpErrorResponse(new SwitchboardError(ErrorCode.Forbidden, 'this session belongs to another user'));
-      if (cancel !== undefined) await this.#publishCancel(session.id, user, cancel);
+      if (relayed !== undefined) await this.#relay(session.id, user, relayed);
       return session.handle(request, onEnd, parsedBody);
     }
     const forwarded = await forwardRetry(this.#options.hop, request, user, parsedBody);
@@ -247,16 +247,16 @@ export class McpEndpoint {
     if (session !== undefined) void session.close();
   }
 
-  /** Another replica got `notifications/cancelled` of a session of `userId`: its call running here is cancelled (`fastCancel`: the fast path's calls). */
-  async cancelRemote(notice: { digest: string; userId: string; requestId: string | number; reason?: string }, fastCancel: (sessionId: string) => boolean): Promise<void> {
+  /** Another replica got a cancellation or answer of a session of `userId`: delivered to its call here (`fastCancel`: the fast path's calls). */
+  async deliverRemote(notice: { digest: string; userId: string; message: Record<string, unknown> }, fastCancel: (sessionId: string) => boolean): Promise<void> {
     const id = this.#digests.get(notice.digest);
     const session = id === undefined ? undefined : this.#sessions.get(id);
     if (session === undefined || session.userId !== notice.userId || fastCancel(session.id)) return;
-    await cancelInSession(session, notice.requestId, notice.reason);
+    await deliverInSession(session, notice.message);
   }
 
-  async #publishCancel(sessionId: string, user: RegistryUser, cancel: { requestId: string | number; reason?: string }): Promise<void> {
-    await this.#options.publishCancel?.({ digest: sessionDigest(sessionId), userId: user.id, ...cancel }).catch((error: unknown) => this.#options.logger.warn('cannot tell the other replicas about a cancellation', { error: String(error) }));
+  async #relay(sessionId: string, user: RegistryUser, message: Record<string, unknown>): Promise<void> {
+    await this.#options.publishSessionMessage?.({ digest: sessionDigest(sessionId), userId: user.id, message }).catch((error: unknown) => this.#options.logger.warn('cannot tell the other replicas about a session message', { error: String(error) }));
   }
 
   /** Closes the sessions here that ended on other replicas while their notices may have been lost. */

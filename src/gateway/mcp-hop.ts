@@ -5,9 +5,10 @@
  *   and this authenticated user ({@link refuseBadHop});
  * - a 2026-07-28 `tools/call` retry whose `requestState` names another replica goes to that replica
  *   ({@link forwardRetry}), or fails with CALL_INTERRUPTED when it is gone;
- * - a 2025-era `notifications/cancelled` is also told to the other replicas ({@link cancellationOf};
- *   the call may run on whichever replica got its POST) and {@link cancelInSession} hands one heard
- *   from elsewhere to the session's SDK server here, which cancels the request as its own.
+ * - a 2025-era session's `notifications/cancelled`, and its answers to the requests the gateway sent on a
+ *   call's stream (elicitation, sampling), are also told to the other replicas ({@link relayedMessageOf}:
+ *   the call may run on whichever replica got its POST), and {@link deliverInSession} hands one heard
+ *   from elsewhere to the session's SDK server here, which takes it as its own.
  */
 
 import { ErrorCode, SwitchboardError, isSwitchboardError } from '../errors.js';
@@ -71,10 +72,16 @@ export function cancellationOf(value: unknown): { requestId: string | number; re
   return { requestId, ...(typeof reason === 'string' ? { reason } : {}) };
 }
 
-/** Hands a cancellation heard from another replica to `session`'s SDK server here (nothing when it sleeps: then no call runs). */
-export async function cancelInSession(session: LegacySession, requestId: string | number, reason: string | undefined): Promise<void> {
+/** A message another replica's call may be waiting for: a `notifications/cancelled`, or a JSON-RPC response (the client's answer to a request of the gateway). */
+export function relayedMessageOf(value: unknown): Record<string, unknown> | undefined {
+  if (!isObject(value) || value.jsonrpc !== '2.0') return undefined;
+  const isResponse = value.method === undefined && (typeof value.id === 'string' || typeof value.id === 'number') && ('result' in value || 'error' in value);
+  return isResponse || cancellationOf(value) !== undefined ? value : undefined;
+}
+
+/** Hands a session message heard from another replica to `session`'s SDK server here (nothing when it sleeps: then no call runs). */
+export async function deliverInSession(session: LegacySession, message: Record<string, unknown>): Promise<void> {
   if (session.server === undefined) return;
-  const message = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, ...(reason === undefined ? {} : { reason }) } };
   const request = new Request('http://replica.invalid/mcp', {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': session.id },

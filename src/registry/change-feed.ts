@@ -7,6 +7,7 @@
  */
 
 import type { Kysely } from 'kysely';
+import { ErrorCode, SwitchboardError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { RegistryDatabase } from './database-schema.js';
 import type { OpenedDatabase } from './open-database.js';
@@ -16,19 +17,25 @@ import type { RegistryChange } from './registry-types.js';
 export const REGISTRY_CHANNEL = 'switchboard_registry';
 /** The channel of ended 2025-era sessions (payload: the SHA-256 of the session id), apart from registry changes. */
 export const SESSIONS_CHANNEL = 'switchboard_sessions';
-/** The channel of `notifications/cancelled` of 2025-era sessions, for the replica running the call (issue 20). */
+/** The channel of 2025-era session messages for the replica running the call they belong to (issue 20). */
 export const CALLS_CHANNEL = 'switchboard_calls';
+/** The largest notice {@link ChangeFeed.publishSessionMessage} sends (PostgreSQL refuses payloads of 8000 bytes and more). */
+export const MAX_SESSION_MESSAGE_BYTES = 7_900;
 /** How often SQLite is polled for other processes' commits. @default 1000 */
 export const DEFAULT_WATCH_INTERVAL_MS = 1_000;
 const MAX_RECONNECT_DELAY_MS = 30_000;
 
-/** A session's `notifications/cancelled`, as one replica tells the others (user-bound: only that user's session's call is cancelled). */
-export interface CallCancelledNotice {
+/**
+ * A message of a 2025-era session's client for the call it belongs to, which runs on whichever replica got
+ * the call's POST: a `notifications/cancelled`, or the answer to a request the gateway sent on the call's
+ * stream (elicitation, sampling). User-bound: only that user's session gets it.
+ */
+export interface SessionMessageNotice {
   /** SHA-256 of the session id (hex). */
   digest: string;
   userId: string;
-  requestId: string | number;
-  reason?: string;
+  /** The JSON-RPC message, as the client sent it. */
+  message: Record<string, unknown>;
 }
 
 interface Notification {
@@ -44,8 +51,8 @@ export interface ChangeFeedOptions {
   onChange: (change: RegistryChange) => void;
   /** A session ended on another replica (PostgreSQL only). */
   onSessionEnded?: (digest: string) => void;
-  /** Another replica got a session's `notifications/cancelled` (PostgreSQL only). */
-  onCallCancelled?: (notice: CallCancelledNotice) => void;
+  /** Another replica got a session message for a call that may run here (PostgreSQL only). */
+  onSessionMessage?: (notice: SessionMessageNotice) => void;
   logger: Logger;
   /** @default DEFAULT_WATCH_INTERVAL_MS */
   pollIntervalMs?: number;
@@ -88,11 +95,13 @@ export class ChangeFeed {
     await sql`select pg_notify(${SESSIONS_CHANNEL}, ${digest})`.execute(this.#options.opened.db);
   }
 
-  /** Tells the other replicas about a session's `notifications/cancelled` (PostgreSQL only). */
-  async publishCallCancelled(notice: CallCancelledNotice): Promise<void> {
+  /** Tells the other replicas about a session message (PostgreSQL only); throws LIMIT_EXCEEDED past {@link MAX_SESSION_MESSAGE_BYTES}. */
+  async publishSessionMessage(notice: SessionMessageNotice): Promise<void> {
     if (this.#options.opened.backend !== 'postgres') return;
+    const payload = JSON.stringify({ origin: this.#options.origin, ...notice });
+    if (Buffer.byteLength(payload) > MAX_SESSION_MESSAGE_BYTES) throw new SwitchboardError(ErrorCode.LimitExceeded, `a session message of ${Buffer.byteLength(payload)} bytes is too large to reach the other replicas (at most ${MAX_SESSION_MESSAGE_BYTES})`);
     const { sql } = await import('kysely');
-    await sql`select pg_notify(${CALLS_CHANNEL}, ${JSON.stringify({ origin: this.#options.origin, ...notice })})`.execute(this.#options.opened.db);
+    await sql`select pg_notify(${CALLS_CHANNEL}, ${payload})`.execute(this.#options.opened.db);
   }
 
   /** Stops watching; closes the LISTEN connection. Idempotent. */
@@ -143,8 +152,8 @@ export class ChangeFeed {
         return;
       }
       if (message.channel === CALLS_CHANNEL && message.payload !== undefined) {
-        const notice = parseCallCancelled(message.payload, this.#options.origin);
-        if (notice !== undefined) this.#options.onCallCancelled?.(notice);
+        const notice = parseSessionMessage(message.payload, this.#options.origin);
+        if (notice !== undefined) this.#options.onSessionMessage?.(notice);
         return;
       }
       if (message.channel !== REGISTRY_CHANNEL || message.payload === undefined) return;
@@ -222,15 +231,15 @@ function parseNotification(payload: string): Notification | undefined {
   }
 }
 
-/** A cancellation notice of another process, or undefined (this one's, or malformed). */
-function parseCallCancelled(payload: string, origin: string): CallCancelledNotice | undefined {
+/** A session message notice of another process, or undefined (this one's, or malformed). */
+function parseSessionMessage(payload: string, origin: string): SessionMessageNotice | undefined {
   try {
     const value: unknown = JSON.parse(payload);
     if (typeof value !== 'object' || value === null) return undefined;
-    const { origin: from, digest, userId, requestId, reason } = value as Record<string, unknown>;
+    const { origin: from, digest, userId, message } = value as Record<string, unknown>;
     if (from === origin || typeof digest !== 'string' || !/^[0-9a-f]{64}$/.test(digest) || typeof userId !== 'string') return undefined;
-    if (typeof requestId !== 'string' && typeof requestId !== 'number') return undefined;
-    return { digest, userId, requestId, ...(typeof reason === 'string' ? { reason } : {}) };
+    if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined;
+    return { digest, userId, message: { ...message } };
   } catch {
     return undefined;
   }

@@ -26,7 +26,7 @@ import { AccessStore } from './access-store.js';
 import { AuditStore } from './audit-store.js';
 import { GroupStore } from './group-store.js';
 import { SqlBucketStore } from './rate-bucket-store.js';
-import { ChangeFeed, DEFAULT_WATCH_INTERVAL_MS, type CallCancelledNotice } from './change-feed.js';
+import { ChangeFeed, DEFAULT_WATCH_INTERVAL_MS, type SessionMessageNotice } from './change-feed.js';
 import type { RegistryDatabase } from './database-schema.js';
 import { DEFAULT_DATABASE_PATH, databaseError, openDatabase, type OpenedDatabase, type RegistryBackend } from './open-database.js';
 import { parseStoredJson, requireUser, type RegistryContext } from './registry-context.js';
@@ -81,8 +81,8 @@ export interface ServerRegistryEvents {
   change: RegistryChange;
   /** A 2025-era session ended (its id's SHA-256): here, or on another replica (`remote`). */
   'session-ended': { digest: string; remote: boolean };
-  /** Another replica got `notifications/cancelled` of a 2025-era session (PostgreSQL only). */
-  'call-cancelled': CallCancelledNotice;
+  /** Another replica got a message of a 2025-era session for a call that may run here (PostgreSQL only). */
+  'session-message': SessionMessageNotice;
 }
 
 /** The result of {@link ServerRegistry.rotateSecretKey}. */
@@ -146,8 +146,8 @@ export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
       onSessionEnded: (digest) => {
         if (this.#closing === undefined) this.emit('session-ended', { digest, remote: true });
       },
-      onCallCancelled: (notice) => {
-        if (this.#closing === undefined) this.emit('call-cancelled', notice);
+      onSessionMessage: (notice) => {
+        if (this.#closing === undefined) this.emit('session-message', notice);
       },
     });
     const context: RegistryContext = {
@@ -216,9 +216,9 @@ export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
     return this.#box.subkey(purpose);
   }
 
-  /** Tells the other replicas about a session's `notifications/cancelled` (a no-op on SQLite: one replica). */
-  publishCallCancelled(notice: CallCancelledNotice): Promise<void> {
-    return this.#feed.publishCallCancelled(notice);
+  /** Tells the other replicas about a session message for a call (a cancellation, an answer; a no-op on SQLite: one replica). */
+  publishSessionMessage(notice: SessionMessageNotice): Promise<void> {
+    return this.#feed.publishSessionMessage(notice);
   }
 
   /** The id of the key secrets are encrypted with (a fingerprint, not the key). */

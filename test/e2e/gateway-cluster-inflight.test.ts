@@ -10,6 +10,7 @@
  *    another replica than the one holding the login.
  * c. A 2025 session's `notifications/cancelled` sent to another replica stops the call running on the
  *    first one (the fast path's calls and the SDK's).
+ *    Its answer to an elicitation sent on the call's stream, posted to another replica, reaches the call.
  * d. A request with a forged or unsigned replica-to-replica hop header is refused (403).
  * e. (last) The replica holding an `input_required` call and a login is SIGKILLed: the retry and the
  *    redirect sent elsewhere end at once with CALL_INTERRUPTED naming it, never a hang.
@@ -56,6 +57,42 @@ function bodyOf(init: RequestInit | undefined): string {
   return typeof init?.body === 'string' ? init.body : '';
 }
 
+/** The JSON-RPC messages of an SSE answer, read as they come: `next` waits (bounded) for one that matches. */
+function sseMessages(response: Response): { next(matches: (message: Record<string, unknown>) => boolean, timeoutMs: number): Promise<Record<string, unknown>>; close(): Promise<void> } {
+  const reader = response.body?.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = '';
+  const queued: Array<Record<string, unknown>> = [];
+  const take = (matches: (message: Record<string, unknown>) => boolean): Record<string, unknown> | undefined => {
+    const index = queued.findIndex(matches);
+    return index < 0 ? undefined : queued.splice(index, 1)[0];
+  };
+  return {
+    async next(matches, timeoutMs) {
+      if (reader === undefined) throw new Error('no body');
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = take(matches);
+        if (found !== undefined) return found;
+        const left = deadline - Date.now();
+        if (left <= 0) throw new Error(`no matching message within ${timeoutMs} ms (got ${JSON.stringify(queued)})`);
+        let timer: NodeJS.Timeout | undefined;
+        const chunk = await Promise.race([reader.read(), new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no matching message within ${timeoutMs} ms`)), left)))]).finally(() => clearTimeout(timer));
+        if (chunk.done) throw new Error(`the stream ended without a matching message (got ${JSON.stringify(queued)})`);
+        buffered += chunk.value;
+        const events = buffered.split('\n\n');
+        buffered = events.pop() ?? '';
+        for (const event of events) {
+          const data = event.split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trim()).join('');
+          if (data !== '') queued.push(JSON.parse(data) as Record<string, unknown>);
+        }
+      }
+    },
+    async close() {
+      await reader?.cancel().catch(() => {});
+    },
+  };
+}
+
 describe.skipIf(reason !== undefined)(`in-flight state across three replicas behind HAProxy${reason === undefined ? '' : ` (skipped: ${reason})`}`, () => {
   let database: TestDatabase;
   let dir: string;
@@ -89,12 +126,12 @@ describe.skipIf(reason !== undefined)(`in-flight state across three replicas beh
    * A 2026-07-28 client whose requests go to `first`; a retry (a request carrying `requestState`)
    * goes where `retryTo(owner)` says. `landed` records the replica of each retry.
    */
-  async function modernClient(token: string, first: Member, retryTo: (owner: string) => Member, landed: string[]): Promise<V2Client> {
+  async function modernClient(token: string, first: Member, retryTo: (owner: string) => Member, landed: Array<{ owner: string; target: string }>): Promise<V2Client> {
     const routed: FetchLike = (input, init) => {
       const url = new URL(input instanceof Request ? input.url : String(input));
       const state = /"requestState":"([^"]+)"/.exec(bodyOf(init))?.[1];
       const target = state === undefined ? first : retryTo(ownerOf(state));
-      if (state !== undefined) landed.push(target.id);
+      if (state !== undefined) landed.push({ owner: ownerOf(state), target: target.id });
       return fetch(new URL(`${url.pathname}${url.search}`, target.process.url), init);
     };
     const client = new V2Client({ name: 'cluster-inflight-e2e', version: '1.0.0' }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: 'auto' } });
@@ -164,15 +201,15 @@ describe.skipIf(reason !== undefined)(`in-flight state across three replicas beh
   }, 60_000);
 
   test('an elicitation round whose retry lands on another replica completes; another user\'s retry with that state gets nothing', async () => {
-    const landed: string[] = [];
+    const landed: Array<{ owner: string; target: string }> = [];
     const first = member(0);
     const client = await modernClient(tess, first, (owner) => members.find((candidate) => candidate.id !== owner) ?? first, landed);
     expect(client.getProtocolEra()).toBe('modern');
     const result = await client.callTool({ name: 'asking__ask_name', arguments: {} });
     expect(result).toMatchObject({ content: [{ type: 'text', text: 'hello Grace' }] });
-    expect(landed).toHaveLength(1);
-    expect(landed[0]).not.toBe(first.id);
-    console.log(`input_required held by ${first.id.slice(0, 8)}, retry served through ${landed[0]?.slice(0, 8)}`);
+    // One round: the call was held by the replica that answered input_required, the retry went to another.
+    expect(landed).toEqual([{ owner: first.id, target: expect.not.stringMatching(first.id) }]);
+    console.log(`input_required held by replica ${members.indexOf(first) + 1}, retry served through replica ${members.indexOf(byId(landed[0]?.target ?? '')) + 1}`);
 
     // Rita retries with tess's state through a third replica: forwarded to the owner, which finds no call of hers.
     const asked = await askRaw(first, tess);
@@ -233,6 +270,30 @@ describe.skipIf(reason !== undefined)(`in-flight state across three replicas beh
       if (meta === undefined) expect(await running).not.toContain('"result"');
       controller.abort();
       await running;
+    }
+  }, 60_000);
+
+  test('a 2025 session\'s answer to an elicitation, sent to another replica, reaches the call waiting for it on the first', async () => {
+    const a = member(0);
+    const b = member(1);
+    const headers = (session?: string): Record<string, string> => ({ authorization: `Bearer ${tess}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(session === undefined ? {} : { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' }) });
+    const post = (replica: Member, body: unknown, session?: string): Promise<Response> => fetch(`${replica.process.url}/mcp`, { method: 'POST', headers: headers(session), body: JSON.stringify(body) });
+    const opened = await post(a, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: { elicitation: {} }, clientInfo: { name: 'raw-2025-asking', version: '1.0.0' } } });
+    const session = opened.headers.get('mcp-session-id') ?? '';
+    await opened.text();
+    expect((await post(a, { jsonrpc: '2.0', method: 'notifications/initialized' }, session)).status).toBe(202);
+    const call = await post(a, { jsonrpc: '2.0', id: 11, method: 'tools/call', params: { name: 'asking__ask_name', arguments: {} } }, session);
+    const stream = sseMessages(call);
+    try {
+      const question = await stream.next((message) => message.method === 'elicitation/create', 10_000);
+      const answered = performance.now();
+      const answer = await post(b, { jsonrpc: '2.0', id: question.id, result: { action: 'accept', content: { name: 'Lin' } } }, session);
+      expect(answer.status).toBe(202);
+      const result = await stream.next((message) => message.id === 11, 5_000);
+      console.log(`an elicitation answer sent to another replica resumed the call in ${Math.round(performance.now() - answered)} ms`);
+      expect(result).toMatchObject({ result: { content: [{ type: 'text', text: 'hello Lin' }] } });
+    } finally {
+      await stream.close();
     }
   }, 60_000);
 
