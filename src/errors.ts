@@ -40,6 +40,8 @@ export const ErrorCode = {
   PayloadTooLarge: 'PAYLOAD_TOO_LARGE',
   /** The gateway is shutting down or not ready (HTTP 503). */
   Unavailable: 'UNAVAILABLE',
+  /** The gateway: the replica holding a call or login in progress is gone; start it again (HTTP 503). */
+  CallInterrupted: 'CALL_INTERRUPTED',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

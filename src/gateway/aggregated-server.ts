@@ -229,7 +229,7 @@ async function modernCall(server: Server, host: AggregatedServerHost, ctx: Serve
     conversation = parked;
     conversation.answer(ctx.mcpReq.inputResponses);
   } else {
-    conversation = new Conversation(host.user.id);
+    conversation = new Conversation(host.user.id, host.conversations.idPrefix);
     const capabilities = server.getClientCapabilities();
     const downstream: CallDownstream = {
       key: conversation,

@@ -77,3 +77,16 @@ test('parked conversations are found by state and user, once; one never resumed 
   expect(atClose.abort.signal.aborted).toBe(true);
   expect(conversations.size).toBe(0);
 });
+
+test('in a cluster a conversation id starts with its replica id (it routes a retry there); the user still binds it', () => {
+  const owner = '0b6f3c1e-8a51-4c7e-9a47-5f0d2c9e7a10';
+  const conversations = new CallConversations(undefined, owner);
+  const conversation = new Conversation('u1', conversations.idPrefix);
+  expect(conversation.id.startsWith(`${owner}.`)).toBe(true);
+  expect(conversation.id.length).toBeGreaterThan(owner.length + 20);
+  conversations.park(conversation);
+  expect(conversations.take(conversation.id, 'u2')).toBeUndefined();
+  expect(conversations.take(conversation.id, 'u1')).toBe(conversation);
+  expect(new CallConversations().idPrefix).toBe('');
+  conversations.close();
+});

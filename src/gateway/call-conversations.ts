@@ -6,8 +6,9 @@
  * `input_required` carrying the upstream's question, keeps the upstream call waiting, and resumes it
  * when the client calls again with its answer and the `requestState` it was given.
  *
- * A conversation is found by that state: a random id, bound to its user. Nothing else rides in it,
- * so a forged or replayed state finds nothing (or a conversation of the same user, which then gets
+ * A conversation is found by that state: a random id, bound to its user, after the id of the replica
+ * holding it (a retry landing on another replica is forwarded there, see replica-hop). Nothing else
+ * rides in it, so a forged or replayed state finds nothing (or a conversation of the same user, which then gets
  * answers it was waiting for anyway). A conversation nobody resumes within its deadline is dropped
  * and its upstream call cancelled.
  */
@@ -38,7 +39,8 @@ export type ConversationStep = { kind: 'done'; result: ToolResult } | { kind: 'f
 
 /** One upstream call of a 2026-07-28 client, across the client's rounds. */
 export class Conversation {
-  readonly id = randomBytes(18).toString('base64url');
+  /** `<owner replica id>.<random>` in a cluster (the owner only routes; the random part finds it), else random. */
+  readonly id: string;
   /** Cancels the upstream call. */
   readonly abort = new AbortController();
   readonly #queue: Asked[] = [];
@@ -47,7 +49,12 @@ export class Conversation {
   #wake: (() => void) | undefined;
   #nextKey = 0;
 
-  constructor(readonly userId: string) {}
+  constructor(
+    readonly userId: string,
+    idPrefix = '',
+  ) {
+    this.id = `${idPrefix}${randomBytes(18).toString('base64url')}`;
+  }
 
   /** The signal the upstream call runs under (the gateway aborts it at shutdown). */
   callSignal: AbortSignal | undefined;
@@ -113,9 +120,12 @@ export class Conversation {
 export class CallConversations {
   readonly #parked = new Map<string, { conversation: Conversation; timer: NodeJS.Timeout }>();
   readonly #timeoutMs: number;
+  /** What the ids of conversations here start with: this replica's id and a dot (empty outside a cluster). */
+  readonly idPrefix: string;
 
-  constructor(timeoutMs = DEFAULT_CONVERSATION_TIMEOUT_MS) {
+  constructor(timeoutMs = DEFAULT_CONVERSATION_TIMEOUT_MS, owner?: string) {
     this.#timeoutMs = timeoutMs;
+    this.idPrefix = owner === undefined ? '' : `${owner}.`;
   }
 
   /** Keeps `conversation` until its client comes back (or cancels its call after the deadline). */

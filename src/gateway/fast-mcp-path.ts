@@ -36,6 +36,7 @@ import type { UserClient } from '../pool/index.js';
 import { FULL_SCOPE, scopesAllow } from './oauth-server/mcp-scope.js';
 import type { RegistryUser } from '../registry/index.js';
 import { toolSearchSettingsOf } from './gateway-tool-search.js';
+import { HOP_HEADER } from './replica-hop.js';
 
 /** Bodies the fast path read and handed to the general path (it must not read the request again). */
 const readBodies = new WeakMap<IncomingMessage, JsonBody>();
@@ -83,6 +84,7 @@ export class FastMcpPath {
 
   constructor(gateway: Gateway) {
     this.#gateway = gateway;
+    gateway.onRemoteCancel((sessionId, requestId, reason) => this.#abortRunning(sessionId, requestId, reason));
   }
 
   /** Serves `incoming` here, or calls `general` (the Hono app) for it. */
@@ -90,7 +92,7 @@ export class FastMcpPath {
     const started = performance.now();
     const headers = incoming.headers;
     const gateway = this.#gateway;
-    if (incoming.method !== 'POST' || incoming.url !== '/mcp' || gateway.shuttingDown || headers.traceparent !== undefined || !isJson(headers['content-type']) || !acceptsBoth(headers.accept)) return general();
+    if (incoming.method !== 'POST' || incoming.url !== '/mcp' || gateway.shuttingDown || headers.traceparent !== undefined || headers[HOP_HEADER] !== undefined || !isJson(headers['content-type']) || !acceptsBoth(headers.accept)) return general();
     const view = headerView(incoming);
     if (gateway.hostCheck(view) !== undefined) return general();
     const authorization = headers.authorization;
@@ -196,13 +198,19 @@ export class FastMcpPath {
   /** `notifications/cancelled` of a fast-path call: the call is aborted (202, as the SDK answers notifications). */
   #cancel(value: JsonObject, outgoing: ServerResponse, session: LegacySession, exchange: Exchange): boolean {
     const params = value.params as JsonObject;
-    const running = this.#running.get(`${session.id}\n${String(params.requestId)}`);
-    if (running === undefined) return false;
-    for (const abort of running) this.#cancelled.add(abort);
-    for (const abort of running) abort.abort(new Error(typeof params.reason === 'string' ? params.reason : 'cancelled by the client'));
+    if (!this.#abortRunning(session.id, params.requestId as string | number, typeof params.reason === 'string' ? params.reason : undefined)) return false;
     outgoing.writeHead(202, { ...this.#baseHeaders(exchange), 'content-length': 0 });
     outgoing.end();
     this.#observe(exchange, 202);
+    return true;
+  }
+
+  /** Cancels the fast-path calls of `sessionId` with that JSON-RPC id (here, or told by another replica); false when none runs here. */
+  #abortRunning(sessionId: string, requestId: string | number, reason: string | undefined): boolean {
+    const running = this.#running.get(`${sessionId}\n${String(requestId)}`);
+    if (running === undefined) return false;
+    for (const abort of running) this.#cancelled.add(abort);
+    for (const abort of running) abort.abort(new Error(reason ?? 'cancelled by the client'));
     return true;
   }
 

@@ -39,6 +39,8 @@ import { createHostCheck, type HostCheck } from './host-check.js';
 import { LimitRefusals } from './limit-refusals.js';
 import { McpEndpoint, type McpEndpointOptions } from './mcp-endpoint.js';
 import { ReplicaHeartbeat } from './replica-heartbeat.js';
+import { HOP_KEY_PURPOSE, ReplicaHop } from './replica-hop.js';
+import { cancellationOf } from './mcp-hop.js';
 import { SessionIds } from './session-ids.js';
 import { SessionSeal } from './session-seal.js';
 import { TokenCache } from './token-cache.js';
@@ -97,7 +99,7 @@ export class Gateway {
   /** Refusals by the caps on sessions, streams and connections (`switchboard_limit_refusals_total`). */
   readonly refusals: LimitRefusals;
   /** OAuth logins started from the dashboard, waiting for their browser. */
-  readonly logins = new OAuthLogins();
+  readonly logins: OAuthLogins;
   /** Tool rules, named endpoints (`/mcp/e/NAME`), rate limits and approvals (issue 21). */
   readonly access: GatewayAccess;
   /** The config file's servers (shared by every user). */
@@ -108,6 +110,11 @@ export class Gateway {
   readonly relay: ClusterEventRelay;
   /** The per-user statistics of the other replicas, for `/api/stats` (issue 20). */
   readonly clusterStats: ClusterStats;
+  /** The authenticated hop to the replica holding a call's or login's state (issue 20). */
+  readonly hop: ReplicaHop;
+  /** The fast path's cancellation of its own calls, for cancellations heard from other replicas. */
+  readonly #fastCancels = new Set<(sessionId: string, requestId: string | number, reason: string | undefined) => boolean>();
+  readonly #onSessionMessage: (notice: { digest: string; userId: string; message: Record<string, unknown> }) => void;
   readonly #streams = new Set<() => void>();
   readonly #tokens: TokenCache;
   readonly #onRegistryChange: (change: RegistryChange) => void;
@@ -116,7 +123,7 @@ export class Gateway {
   #closing: Promise<void> | undefined;
   #oauth: ProtectedResource | undefined;
 
-  private constructor(options: GatewayOptions, parts: { pool: ClientPool; calls: CallTracker; mcp: McpEndpoint; metrics: GatewayMetrics; logger: Logger; maxBodyBytes: number; eventStreams: UserSlots; refusals: LimitRefusals; access: GatewayAccess }) {
+  private constructor(options: GatewayOptions, parts: { pool: ClientPool; calls: CallTracker; mcp: McpEndpoint; metrics: GatewayMetrics; logger: Logger; maxBodyBytes: number; eventStreams: UserSlots; refusals: LimitRefusals; access: GatewayAccess; replica: ReplicaHeartbeat; hop: ReplicaHop }) {
     this.registry = options.registry;
     this.access = parts.access;
     this.#tokens = new TokenCache(options.tokenCacheTtlMs);
@@ -134,11 +141,20 @@ export class Gateway {
     this.registry.on('session-ended', this.#onSessionEnded);
     this.sharedServers = options.sharedConfig?.servers ?? [];
     this.logger = parts.logger;
-    this.replica = new ReplicaHeartbeat(options.registry.cluster, parts.logger);
+    this.replica = parts.replica;
+    this.hop = parts.hop;
     this.relay = new ClusterEventRelay(options.registry, this.replica.id, parts.logger);
     this.clusterStats = new ClusterStats(options.registry, this.replica.id, parts.logger);
     // Every series says which replica it is from (PostgreSQL: a cluster; one SQLite replica stays as it was).
     if (options.registry.backend === 'postgres') parts.metrics.registry.setDefaultLabels({ replica: this.replica.id });
+    this.logins = new OAuthLogins(parts.replica.id);
+    // A session's client cancelled a request, or answered the gateway's, through another replica: the call may be running here.
+    this.#onSessionMessage = (notice) => {
+      const cancel = cancellationOf(notice.message);
+      const fastCancel = (sessionId: string): boolean => cancel !== undefined && [...this.#fastCancels].some((abort) => abort(sessionId, cancel.requestId, cancel.reason));
+      for (const endpoint of [this.mcp, ...this.access.running]) void endpoint.deliverRemote(notice, fastCancel).catch((error: unknown) => this.logger.warn('cannot deliver a session message for another replica', { error: String(error) }));
+    };
+    this.registry.on('session-message', this.#onSessionMessage);
     this.pool = parts.pool;
     this.calls = parts.calls;
     this.mcp = parts.mcp;
@@ -175,6 +191,8 @@ export class Gateway {
       connectionOptionsFor: (user) => forwardingOptionsFor(calls, user, logger),
     });
     let gateway: Gateway | undefined;
+    const replica = new ReplicaHeartbeat(options.registry.cluster, logger);
+    const hop = new ReplicaHop(replica.id, options.registry.derivedKey(HOP_KEY_PURPOSE), options.registry.cluster);
     const access = new GatewayAccess(options.registry, logger, options.toolSearch === undefined ? options.access : { ...options.access, toolSearchDefault: options.toolSearch });
     const mcpOptions: McpEndpointOptions = {
       lease: (user) => {
@@ -188,6 +206,8 @@ export class Gateway {
       sessionSlots,
       listenSlots,
       onClient: (client, user) => gateway?.metrics.attach(client, user.name),
+      hop,
+      publishSessionMessage: (notice) => options.registry.publishSessionMessage(notice),
     };
     // Derived once: sealing an id is one AES-GCM pass, never a KDF per request.
     const sessionIds = new SessionIds(new SessionSeal(options.registry.derivedKey('mcp session id')), options.registry.cluster);
@@ -202,7 +222,7 @@ export class Gateway {
       await Promise.all([mcp.close(), pool.close(), access.close()]);
       throw error;
     }
-    gateway = new Gateway(options, { pool, calls, mcp, metrics, logger, maxBodyBytes, eventStreams, refusals, access });
+    gateway = new Gateway(options, { pool, calls, mcp, metrics, logger, maxBodyBytes, eventStreams, refusals, access, replica, hop });
     return gateway;
   }
 
@@ -268,6 +288,11 @@ export class Gateway {
     }
   }
 
+  /** Lets the fast path cancel its calls for cancellations heard from other replicas (`cancel` is true when it had the call). */
+  onRemoteCancel(cancel: (sessionId: string, requestId: string | number, reason: string | undefined) => boolean): void {
+    this.#fastCancels.add(cancel);
+  }
+
   /** Registers a long-lived stream (`/api/events`) to end at shutdown; returns its unregister function. */
   trackStream(close: () => void): () => void {
     this.#streams.add(close);
@@ -306,6 +331,8 @@ export class Gateway {
       await this.replica.close();
       this.registry.off('change', this.#onRegistryChange);
       this.registry.off('session-ended', this.#onSessionEnded);
+      this.registry.off('session-message', this.#onSessionMessage);
+      this.#fastCancels.clear();
       this.#tokens.clear();
     })();
     return this.#closing;

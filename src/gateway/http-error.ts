@@ -42,6 +42,7 @@ export function statusOf(code: string): number {
     case ErrorCode.CapabilityNotSupported:
       return 502;
     case ErrorCode.Unavailable:
+    case ErrorCode.CallInterrupted:
     case ErrorCode.RequestCancelled:
     case ErrorCode.DatabaseError:
       return 503;

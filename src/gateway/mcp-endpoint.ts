@@ -30,6 +30,8 @@ import { UserEndpoint } from './user-endpoint.js';
 import { sessionDigest } from './session-seal.js';
 import type { SessionIds } from './session-ids.js';
 import type { UserSlots } from './user-slots.js';
+import { deliverInSession, forwardRetry, refuseBadHop, relayedMessageOf } from './mcp-hop.js';
+import type { ReplicaHop } from './replica-hop.js';
 
 /** Options of an {@link McpEndpoint}. */
 export interface McpEndpointOptions {
@@ -49,6 +51,10 @@ export interface McpEndpointOptions {
   toolGate?: (user: RegistryUser) => ToolGate;
   /** Session ids every replica can resume (issue 20); without them ids are random and live only here. */
   sessionIds?: SessionIds;
+  /** The hop to the replica holding an `input_required` call (issue 20); without it every state is this process's. */
+  hop?: ReplicaHop;
+  /** Tells the other replicas about a session's cancellation or answer (its call may run on any of them). */
+  publishSessionMessage?: (notice: { digest: string; userId: string; message: Record<string, unknown> }) => Promise<void>;
 }
 
 /** The `/mcp` endpoint. */
@@ -120,6 +126,7 @@ export class McpEndpoint {
         maxBodyBytes: this.#options.maxBodyBytes,
         onClient: (client) => this.#options.onClient?.(client, user),
         onCall: (request) => this.#callStarted(request),
+        ...(this.#options.hop === undefined ? {} : { replicaId: this.#options.hop.replicaId }),
         ...(this.#options.toolGate === undefined ? {} : { toolGate: this.#options.toolGate(user) }),
       });
       this.#users.set(user.id, endpoint);
@@ -163,17 +170,28 @@ export class McpEndpoint {
 
   async #handle(request: Request, user: RegistryUser, onEnd: ExchangeEndHook, parsedBody: { value: unknown } | undefined): Promise<Response> {
     if (this.#closing !== undefined) return mcpErrorResponse(new SwitchboardError(ErrorCode.Unavailable, 'the gateway is shutting down'));
+    const badHop = refuseBadHop(this.#options.hop, request, user, parsedBody);
+    if (badHop !== undefined) return badHop;
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId !== null) {
       let session = this.#sessions.get(sessionId);
+      const relayed = this.#options.publishSessionMessage === undefined ? undefined : relayedMessageOf(parsedBody?.value);
+      // A cancellation or answer for a session not held here: its call runs elsewhere; told to the others without resuming the session here.
+      if (session === undefined && relayed !== undefined && (await this.#options.sessionIds?.read(sessionId, user))?.kind === 'resume') {
+        await this.#relay(sessionId, user, relayed);
+        return new Response(null, { status: 202 });
+      }
       if (session === undefined) {
         const resumed = await this.#resume(sessionId, user);
         if (resumed instanceof Response) return resumed;
         session = resumed;
       }
       if (session.userId !== user.id) return mcpErrorResponse(new SwitchboardError(ErrorCode.Forbidden, 'this session belongs to another user'));
+      if (relayed !== undefined) await this.#relay(session.id, user, relayed);
       return session.handle(request, onEnd, parsedBody);
     }
+    const forwarded = await forwardRetry(this.#options.hop, request, user, parsedBody);
+    if (forwarded !== undefined) return forwarded;
     if (await isLegacyRequest(request, parsedBody?.value, { maxRequestBodySize: this.#options.maxBodyBytes })) {
       if (request.method !== 'POST') {
         return Response.json({ jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request: Mcp-Session-Id header is required' }, id: null }, { status: 400 });
@@ -227,6 +245,18 @@ export class McpEndpoint {
     const id = this.#digests.get(digest);
     const session = id === undefined ? undefined : this.#sessions.get(id);
     if (session !== undefined) void session.close();
+  }
+
+  /** Another replica got a cancellation or answer of a session of `userId`: delivered to its call here (`fastCancel`: the fast path's calls). */
+  async deliverRemote(notice: { digest: string; userId: string; message: Record<string, unknown> }, fastCancel: (sessionId: string) => boolean): Promise<void> {
+    const id = this.#digests.get(notice.digest);
+    const session = id === undefined ? undefined : this.#sessions.get(id);
+    if (session === undefined || session.userId !== notice.userId || fastCancel(session.id)) return;
+    await deliverInSession(session, notice.message);
+  }
+
+  async #relay(sessionId: string, user: RegistryUser, message: Record<string, unknown>): Promise<void> {
+    await this.#options.publishSessionMessage?.({ digest: sessionDigest(sessionId), userId: user.id, message }).catch((error: unknown) => this.#options.logger.warn('cannot tell the other replicas about a session message', { error: String(error) }));
   }
 
   /** Closes the sessions here that ended on other replicas while their notices may have been lost. */

@@ -5,7 +5,10 @@
  * the login waiting for it. A login is found by its `state` (unguessable, bound to one user and
  * server) and must come back with the `binding` secret of the browser that started it (a cookie):
  * otherwise someone could send a victim to their own login's URL and have the victim's account at the
- * authorization server stored under their gateway user. A login waits at most
+ * authorization server stored under their gateway user. In a cluster the `state` the browser carries
+ * starts with the id of the replica holding the login (the SDK's own state follows it, and is what
+ * the SDK checks), so a callback landing on another replica is forwarded there (see replica-hop).
+ * A login waits at most
  * {@link LOGIN_TIMEOUT_MS}, and each user may have a few at once.
  */
 
@@ -30,6 +33,8 @@ export interface LoginOutcome {
 }
 
 interface Pending {
+  /** The SDK's own state (the one the browser carries has the owner in front). */
+  innerState: string;
   userId: string;
   server: string;
   binding: string;
@@ -41,6 +46,12 @@ interface Pending {
 export class OAuthLogins {
   readonly #pending = new Map<string, Pending>();
   readonly #running = new Map<AbortController, Promise<unknown>>();
+  readonly #statePrefix: string;
+
+  /** `owner`: this replica's id, put in front of each login's state. */
+  constructor(owner?: string) {
+    this.#statePrefix = owner === undefined ? '' : `${owner}.`;
+  }
 
   /**
    * Starts a login of `userId` to `run.spec`. Resolves once the authorization server's URL is known
@@ -60,12 +71,14 @@ export class OAuthLogins {
         onAuthorizationUrl: (url, context) =>
           new Promise<URL>((deliver, refuse) => {
             // The SDK puts its own state in the URL; the map key is ours when it does not.
-            const loginState = url.searchParams.get('state') ?? randomBytes(16).toString('base64url');
+            const innerState = url.searchParams.get('state') ?? randomBytes(16).toString('base64url');
+            const loginState = `${this.#statePrefix}${innerState}`;
+            if (url.searchParams.has('state')) url.searchParams.set('state', loginState);
             state = loginState;
             const signals = [context.signal, controller.signal].filter((signal): signal is AbortSignal => signal !== undefined);
             const abort = AbortSignal.any(signals);
             abort.addEventListener('abort', () => refuse(abort.reason), { once: true });
-            this.#pending.set(loginState, { userId, server, binding, deliver, finished });
+            this.#pending.set(loginState, { innerState, userId, server, binding, deliver, finished });
             started = true;
             resolveStart({ status: 'authorize', authorizationUrl: url.href, state: loginState });
           }),
@@ -116,7 +129,10 @@ export class OAuthLogins {
     if (brought.length !== expected.length || !timingSafeEqual(brought, expected)) {
       throw new SwitchboardError(ErrorCode.Forbidden, 'this login was started in another browser', { hint: 'finish a login in the browser that started it (from the dashboard)' });
     }
-    pending.deliver(redirect);
+    // The SDK checks the state it made.
+    const delivered = new URL(redirect);
+    delivered.searchParams.set('state', pending.innerState);
+    pending.deliver(delivered);
     return pending.finished;
   }
 

@@ -35,6 +35,8 @@ export interface UserEndpointOptions {
   onCall?: (request: Request | undefined) => void;
   /** The access check of this user on this endpoint. */
   toolGate?: ToolGate;
+  /** This replica's id, put in front of `input_required` states (a retry landing elsewhere is forwarded here). */
+  replicaId?: string;
 }
 
 /** The MCP side of one user. */
@@ -44,7 +46,7 @@ export class UserEndpoint implements AggregatedServerHost {
   readonly logger: Logger;
   /** Long-lived downstream connections of this user. */
   readonly sessions = new Set<DownstreamSession>();
-  readonly conversations = new CallConversations();
+  readonly conversations: CallConversations;
   readonly toolGate: ToolGate | undefined;
   /** Tasks this user started through the gateway, under the gateway's ids. */
   readonly tasks: GatewayTasks;
@@ -60,6 +62,7 @@ export class UserEndpoint implements AggregatedServerHost {
     this.tracker = options.tracker;
     this.logger = options.logger.child({ user: user.name });
     this.tasks = new GatewayTasks(user.id);
+    this.conversations = new CallConversations(undefined, options.replicaId);
     this.#options = options;
     this.toolGate = options.toolGate;
   }

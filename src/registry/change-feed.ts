@@ -7,6 +7,7 @@
  */
 
 import type { Kysely } from 'kysely';
+import { ErrorCode, SwitchboardError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { RegistryDatabase } from './database-schema.js';
 import type { OpenedDatabase } from './open-database.js';
@@ -22,9 +23,26 @@ export const SESSIONS_CHANNEL = 'switchboard_sessions';
  * payload of 8000 bytes or more: the gateway keeps under it).
  */
 export const EVENTS_CHANNEL = 'switchboard_events';
+/** The channel of 2025-era session messages for the replica running the call they belong to (issue 20). */
+export const CALLS_CHANNEL = 'switchboard_calls';
+/** The largest notice {@link ChangeFeed.publishSessionMessage} sends (PostgreSQL refuses payloads of 8000 bytes and more). */
+export const MAX_SESSION_MESSAGE_BYTES = 7_900;
 /** How often SQLite is polled for other processes' commits. @default 1000 */
 export const DEFAULT_WATCH_INTERVAL_MS = 1_000;
 const MAX_RECONNECT_DELAY_MS = 30_000;
+
+/**
+ * A message of a 2025-era session's client for the call it belongs to, which runs on whichever replica got
+ * the call's POST: a `notifications/cancelled`, or the answer to a request the gateway sent on the call's
+ * stream (elicitation, sampling). User-bound: only that user's session gets it.
+ */
+export interface SessionMessageNotice {
+  /** SHA-256 of the session id (hex). */
+  digest: string;
+  userId: string;
+  /** The JSON-RPC message, as the client sent it. */
+  message: Record<string, unknown>;
+}
 
 interface Notification {
   origin: string;
@@ -41,6 +59,8 @@ export interface ChangeFeedOptions {
   onSessionEnded?: (digest: string) => void;
   /** A message on {@link EVENTS_CHANNEL} (PostgreSQL only; this process's own ones included). */
   onClusterMessage?: (payload: string) => void;
+  /** Another replica got a session message for a call that may run here (PostgreSQL only). */
+  onSessionMessage?: (notice: SessionMessageNotice) => void;
   logger: Logger;
   /** @default DEFAULT_WATCH_INTERVAL_MS */
   pollIntervalMs?: number;
@@ -95,6 +115,15 @@ export class ChangeFeed {
     await sql`select set_config('synchronous_commit', 'off', true), ${notifies}`.execute(this.#options.opened.db);
   }
 
+  /** Tells the other replicas about a session message (PostgreSQL only); throws LIMIT_EXCEEDED past {@link MAX_SESSION_MESSAGE_BYTES}. */
+  async publishSessionMessage(notice: SessionMessageNotice): Promise<void> {
+    if (this.#options.opened.backend !== 'postgres') return;
+    const payload = JSON.stringify({ origin: this.#options.origin, ...notice });
+    if (Buffer.byteLength(payload) > MAX_SESSION_MESSAGE_BYTES) throw new SwitchboardError(ErrorCode.LimitExceeded, `a session message of ${Buffer.byteLength(payload)} bytes is too large to reach the other replicas (at most ${MAX_SESSION_MESSAGE_BYTES})`);
+    const { sql } = await import('kysely');
+    await sql`select pg_notify(${CALLS_CHANNEL}, ${payload})`.execute(this.#options.opened.db);
+  }
+
   /** Stops watching; closes the LISTEN connection. Idempotent. */
   async close(): Promise<void> {
     this.#closed = true;
@@ -146,6 +175,11 @@ export class ChangeFeed {
         this.#options.onClusterMessage?.(message.payload);
         return;
       }
+      if (message.channel === CALLS_CHANNEL && message.payload !== undefined) {
+        const notice = parseSessionMessage(message.payload, this.#options.origin);
+        if (notice !== undefined) this.#options.onSessionMessage?.(notice);
+        return;
+      }
       if (message.channel !== REGISTRY_CHANNEL || message.payload === undefined) return;
       const notification = parseNotification(message.payload);
       if (notification === undefined || notification.origin === this.#options.origin) return;
@@ -166,6 +200,7 @@ export class ChangeFeed {
       await client.query(`LISTEN ${REGISTRY_CHANNEL}`);
       await client.query(`LISTEN ${SESSIONS_CHANNEL}`);
       await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+      await client.query(`LISTEN ${CALLS_CHANNEL}`);
       this.#reconnectDelayMs = 1_000;
     } catch (error) {
       if (this.#listener === client) lost(error);
@@ -216,6 +251,20 @@ function parseNotification(payload: string): Notification | undefined {
         ...(typeof name === 'string' ? { name } : {}),
       },
     };
+  } catch {
+    return undefined;
+  }
+}
+
+/** A session message notice of another process, or undefined (this one's, or malformed). */
+function parseSessionMessage(payload: string, origin: string): SessionMessageNotice | undefined {
+  try {
+    const value: unknown = JSON.parse(payload);
+    if (typeof value !== 'object' || value === null) return undefined;
+    const { origin: from, digest, userId, message } = value as Record<string, unknown>;
+    if (from === origin || typeof digest !== 'string' || !/^[0-9a-f]{64}$/.test(digest) || typeof userId !== 'string') return undefined;
+    if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined;
+    return { digest, userId, message: { ...message } };
   } catch {
     return undefined;
   }

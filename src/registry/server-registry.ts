@@ -27,7 +27,7 @@ import { AuditStore } from './audit-store.js';
 import { SqliteAuditInsert } from './sqlite-audit-insert.js';
 import { GroupStore } from './group-store.js';
 import { SqlBucketStore } from './rate-bucket-store.js';
-import { ChangeFeed, DEFAULT_WATCH_INTERVAL_MS } from './change-feed.js';
+import { ChangeFeed, DEFAULT_WATCH_INTERVAL_MS, type SessionMessageNotice } from './change-feed.js';
 import type { RegistryDatabase } from './database-schema.js';
 import { DEFAULT_DATABASE_PATH, databaseError, openDatabase, type OpenedDatabase, type RegistryBackend } from './open-database.js';
 import { parseStoredJson, requireUser, type RegistryContext } from './registry-context.js';
@@ -85,6 +85,8 @@ export interface ServerRegistryEvents {
   'session-ended': { digest: string; remote: boolean };
   /** A message of the gateway cluster's event relay (PostgreSQL only; this process's own ones included). */
   'cluster-message': string;
+  /** Another replica got a message of a 2025-era session for a call that may run here (PostgreSQL only). */
+  'session-message': SessionMessageNotice;
 }
 
 /** The result of {@link ServerRegistry.rotateSecretKey}. */
@@ -152,6 +154,9 @@ export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
       },
       onClusterMessage: (payload) => {
         if (this.#closing === undefined) this.emit('cluster-message', payload);
+      },
+      onSessionMessage: (notice) => {
+        if (this.#closing === undefined) this.emit('session-message', notice);
       },
     });
     const context: RegistryContext = {
@@ -228,6 +233,11 @@ export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
    */
   derivedKey(purpose: string): Buffer {
     return this.#box.subkey(purpose);
+  }
+
+  /** Tells the other replicas about a session message for a call (a cancellation, an answer; a no-op on SQLite: one replica). */
+  publishSessionMessage(notice: SessionMessageNotice): Promise<void> {
+    return this.#feed.publishSessionMessage(notice);
   }
 
   /** The id of the key secrets are encrypted with (a fingerprint, not the key). */

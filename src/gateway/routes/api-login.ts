@@ -21,6 +21,7 @@ import type { Gateway } from '../gateway.js';
 import { userOf, type GatewayApp, type GatewayEnv } from '../gateway-app-types.js';
 import { bindingCookieName } from '../oauth-logins.js';
 import { TenantDisclosure } from '../../pool/index.js';
+import { routeCallbackToOwner } from '../oauth-callback-hop.js';
 
 const CALLBACK_PATH = '/oauth/callback';
 
@@ -62,6 +63,10 @@ export function registerLoginRoutes(app: GatewayApp, gateway: Gateway): void {
   });
 
   app.get(CALLBACK_PATH, async (c) => {
+    // In a cluster the login may be held by another replica: the redirect goes there (or says it was interrupted).
+    const routed = await routeCallbackToOwner(c.req.raw, gateway.hop);
+    if (routed.kind === 'answer') return routed.response;
+    if (routed.kind === 'refused') return page(c, routed.status, 'The login failed', routed.message);
     try {
       const outcome = await gateway.logins.complete(new URL(c.req.url), (state) => {
         const name = bindingCookieName(state);
@@ -90,7 +95,7 @@ async function retryServer(gateway: Gateway, user: RegistryUser, name: string): 
   }
 }
 
-function page(c: Context<GatewayEnv>, status: 200 | 400 | 403 | 404, title: string, message: string): Response | Promise<Response> {
+function page(c: Context<GatewayEnv>, status: 200 | 400 | 403 | 404 | 503, title: string, message: string): Response | Promise<Response> {
   c.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
   c.header('cache-control', 'no-store');
   // hono's html template escapes every interpolated value.

@@ -1,0 +1,147 @@
+/**
+ * @module gateway/replica-hop
+ * The authenticated hop from one replica of a cluster to another (issue 20). Some state lives in one
+ * replica's memory — the upstream call behind a 2026-07-28 `input_required` round, an upstream OAuth
+ * login waiting for its browser — and the client carries an id naming that replica (see
+ * {@link ownerOfState}). A request carrying such state that lands elsewhere is forwarded, as it came,
+ * to the owner's URL in the `replicas` heartbeat table, with {@link HOP_HEADER}:
+ * `v1.<unix ms>.<HMAC-SHA256>` over the method, path and query, the authenticated user's id (empty
+ * for the OAuth callback, which has no bearer), and the SHA-256 of the body, keyed by a key of its
+ * own derived (HKDF) from the registry's secret key. It is valid for {@link HOP_VALIDITY_MS} and
+ * compared in constant time.
+ *
+ * The hop grants nothing by itself: the owner authenticates the forwarded request as it would any
+ * other (the user's bearer token; the login's browser cookie), checks that the token's user is the
+ * one the MAC names, and finds the state only among that user's. What a valid hop changes is that the
+ * owner does not forward it again. A request with a hop header that does not verify is refused (403).
+ * When the owner is not among the live replicas, or does not answer, the client gets
+ * CALL_INTERRUPTED saying which replica held its call and to start it again — never a hang.
+ */
+
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { ErrorCode, SwitchboardError } from '../errors.js';
+import type { ClusterStore } from '../registry/index.js';
+import { REPLICA_EXPIRY_MS, REPLICA_FORGET_MS } from './replica-heartbeat.js';
+
+/** The header of a forwarded request. */
+export const HOP_HEADER = 'x-switchboard-hop';
+/** How long a hop's MAC is accepted after it was made (clock skew between replicas included). @default 30000 */
+export const HOP_VALIDITY_MS = 30_000;
+/** How long the owner may take to accept the connection and send its headers. @default 10000 */
+export const HOP_CONNECT_TIMEOUT_MS = 10_000;
+/** The HKDF purpose of the hop key (`ServerRegistry.derivedKey`). */
+export const HOP_KEY_PURPOSE = 'replica hop';
+
+/** Request headers a hop carries over (everything the owner's checks and handlers read). */
+const FORWARDED_HEADERS = ['authorization', 'content-type', 'accept', 'cookie', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'mcp-session-id', 'last-event-id', 'traceparent', 'tracestate', 'x-request-id', 'user-agent'];
+/** Answer headers a hop hands back (hop-by-hop and length headers are the outer server's). */
+const RETURNED_HEADERS = ['content-type', 'cache-control', 'set-cookie', 'mcp-session-id', 'www-authenticate', 'content-security-policy', 'x-request-id', 'retry-after'];
+const REPLICA_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The replica named at the front of `state` (`<replica id>.<random>`), or undefined (state of an older gateway, or forged). */
+export function ownerOfState(state: string): string | undefined {
+  const dot = state.indexOf('.');
+  const owner = dot < 0 ? undefined : state.slice(0, dot);
+  return owner !== undefined && REPLICA_ID.test(owner) ? owner : undefined;
+}
+
+/** What a hop signs: the request as the owner sees it. */
+export interface HopRequest {
+  method: string;
+  /** Path and query (`/mcp`, `/oauth/callback?code=…&state=…`). */
+  target: string;
+  /** The authenticated user's id; '' where the request has no bearer (the OAuth callback). */
+  userId: string;
+  body: string;
+}
+
+/** The hops of one replica. */
+export class ReplicaHop {
+  /** This replica's id. */
+  readonly replicaId: string;
+  readonly #key: Buffer;
+  readonly #cluster: Pick<ClusterStore, 'replicas'>;
+  readonly #fetch: typeof fetch;
+
+  /** `key`: 32 bytes from `ServerRegistry.derivedKey(HOP_KEY_PURPOSE)`. */
+  constructor(replicaId: string, key: Buffer, cluster: Pick<ClusterStore, 'replicas'>, fetchImpl: typeof fetch = fetch) {
+    this.replicaId = replicaId;
+    this.#key = key;
+    this.#cluster = cluster;
+    this.#fetch = fetchImpl;
+  }
+
+  /** True when `state` names another replica than this one. */
+  isForeign(state: string): boolean {
+    const owner = ownerOfState(state);
+    return owner !== undefined && owner !== this.replicaId;
+  }
+
+  /** The {@link HOP_HEADER} value for `request` made at `now`. */
+  sign(request: HopRequest, now: number = Date.now()): string {
+    return `v1.${now}.${this.#mac(request, now)}`;
+  }
+
+  /** True when `header` is a hop of this cluster for exactly `request`, made less than {@link HOP_VALIDITY_MS} ago. */
+  verify(header: string, request: HopRequest, now: number = Date.now()): boolean {
+    const match = /^v1\.(\d{1,15})\.([A-Za-z0-9_-]{43})$/.exec(header);
+    if (match?.[1] === undefined || match[2] === undefined) return false;
+    const made = Number(match[1]);
+    if (Math.abs(now - made) > HOP_VALIDITY_MS) return false;
+    const expected = Buffer.from(this.#mac(request, made));
+    const brought = Buffer.from(match[2]);
+    return brought.length === expected.length && timingSafeEqual(brought, expected);
+  }
+
+  /**
+   * Forwards `request` to replica `owner` and returns its answer (streamed). Throws CALL_INTERRUPTED
+   * when the owner is not a live replica or cannot be reached; `what` names the thing interrupted
+   * ("call", "login") in the message, `hint` says what to do.
+   */
+  async forward(owner: string, request: Request, hop: HopRequest, what: { noun: string; hint: string }): Promise<Response> {
+    const live = await this.#cluster.replicas(REPLICA_EXPIRY_MS, REPLICA_FORGET_MS);
+    const url = live.find((replica) => replica.id === owner)?.url;
+    if (url === undefined) throw interrupted(owner, what, 'is no longer in the cluster');
+    const headers = new Headers();
+    for (const name of FORWARDED_HEADERS) {
+      const value = request.headers.get(name);
+      if (value !== null) headers.set(name, value);
+    }
+    headers.set(HOP_HEADER, this.sign(hop));
+    // The client going away ends the hop (and so the owner's exchange); the owner not sending its headers in time fails it.
+    const connect = new AbortController();
+    const timer = setTimeout(() => connect.abort(new Error(`no answer within ${HOP_CONNECT_TIMEOUT_MS} ms`)), HOP_CONNECT_TIMEOUT_MS);
+    let answer: Response;
+    try {
+      answer = await this.#fetch(new URL(hop.target, url), { method: hop.method, headers, redirect: 'manual', signal: AbortSignal.any([request.signal, connect.signal]), ...(hop.method === 'GET' ? {} : { body: hop.body }) });
+    } catch (error) {
+      throw interrupted(owner, what, 'does not answer', error);
+    } finally {
+      clearTimeout(timer);
+    }
+    const returned = new Headers();
+    for (const name of RETURNED_HEADERS) {
+      if (name === 'set-cookie') for (const cookie of answer.headers.getSetCookie()) returned.append(name, cookie);
+      else {
+        const value = answer.headers.get(name);
+        if (value !== null) returned.set(name, value);
+      }
+    }
+    return new Response(answer.body, { status: answer.status, headers: returned });
+  }
+
+  #mac(request: HopRequest, made: number): string {
+    const bodyDigest = createHash('sha256').update(request.body).digest('base64url');
+    return createHmac('sha256', this.#key).update(`${made}\n${request.method.toUpperCase()}\n${request.target}\n${request.userId}\n${bodyDigest}`).digest('base64url');
+  }
+}
+
+/** CALL_INTERRUPTED for a call or login held by replica `owner`. */
+export function interrupted(owner: string, what: { noun: string; hint: string }, why: string, cause?: unknown): SwitchboardError {
+  return new SwitchboardError(ErrorCode.CallInterrupted, `this ${what.noun} was interrupted: the gateway replica ${owner} that held it ${why}`, {
+    hint: what.hint,
+    reason: `replica ${owner} ${why}`,
+    details: { replica: owner },
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
