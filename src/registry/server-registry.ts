@@ -35,6 +35,8 @@ import { systemResolver, type HostResolver } from './resolve-host.js';
 import { SECRET_KEY_ENV, SecretBox, commitPendingKeyFile, pendingKeyFile, writePendingKeyFile } from './secret-box.js';
 import { sealClearSecrets } from './seal-clear-secrets.js';
 import { ClusterStore } from './cluster-store.js';
+import { CallLeaseStore } from './call-lease-store.js';
+import { SessionStateStore } from './session-state-store.js';
 import { RegistryCatalogStore } from './registry-catalog-store.js';
 import { OAuthServerStore } from './oauth-server-store.js';
 import { ServerStore, type UserServerConfig } from './server-store.js';
@@ -81,6 +83,10 @@ export interface ServerRegistryEvents {
   change: RegistryChange;
   /** A 2025-era session ended (its id's SHA-256): here, or on another replica (`remote`). */
   'session-ended': { digest: string; remote: boolean };
+  /** A replica gave back a call lease of this user while at the limit (PostgreSQL: waiting calls try again). */
+  'call-lease-released': { userId: string };
+  /** A session's stored state changed (its id's SHA-256), here or on another replica (PostgreSQL). */
+  'session-state-changed': { digest: string };
 }
 
 /** The result of {@link ServerRegistry.rotateSecretKey}. */
@@ -117,6 +123,10 @@ export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
   readonly oauthServer: OAuthServerStore;
   /** The gateway cluster's replicas and ended sessions (issue 20). */
   readonly cluster: ClusterStore;
+  /** Leases of calls under users' concurrent-call limits, cluster-wide (PostgreSQL). */
+  readonly callLeases: CallLeaseStore;
+  /** 2025-era sessions' log levels and subscriptions, for the replicas that resume them. */
+  readonly sessionStates: SessionStateStore;
   readonly #opened: OpenedDatabase;
   readonly #box: SecretBox;
   readonly #keyFile: string | undefined;
@@ -144,6 +154,12 @@ export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
       onSessionEnded: (digest) => {
         if (this.#closing === undefined) this.emit('session-ended', { digest, remote: true });
       },
+      onCallLeaseReleased: (userId) => {
+        if (this.#closing === undefined) this.emit('call-lease-released', { userId });
+      },
+      onSessionStateChanged: (digest) => {
+        if (this.#closing === undefined) this.emit('session-state-changed', { digest });
+      },
     });
     const context: RegistryContext = {
       db: opened.db,
@@ -167,6 +183,8 @@ export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
     this.access = new AccessStore(context);
     this.rateBuckets = new SqlBucketStore(context);
     this.oauthServer = new OAuthServerStore(context);
+    this.callLeases = new CallLeaseStore(context);
+    this.sessionStates = new SessionStateStore(context);
     this.cluster = new ClusterStore(context, async (digest) => {
       this.emit('session-ended', { digest, remote: false });
       await this.#feed.publishSessionEnded(digest).catch((error: unknown) => this.#logger.warn('cannot publish an ended session', { error: String(error) }));

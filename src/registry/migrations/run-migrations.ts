@@ -13,6 +13,7 @@ import { oauthServerMigration } from './003-oauth-server.js';
 import { endpointsMigration } from './004-endpoints.js';
 import { clusterMigration } from './006-cluster.js';
 import { userToolSearchMigration } from './007-user-tool-search.js';
+import { clusterLimitsMigration } from './008-cluster-limits.js';
 
 /** Every migration, by version. Names sort in the order they apply. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -22,6 +23,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '004-endpoints': endpointsMigration,
   '006-cluster': clusterMigration,
   '007-user-tool-search': userToolSearchMigration,
+  '008-cluster-limits': clusterLimitsMigration,
 };
 
 /** Brings the schema to the latest version; returns the versions applied now. */
