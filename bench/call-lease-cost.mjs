@@ -61,6 +61,12 @@ try {
     await registry.callLeases.take(lease);
     await registry.callLeases.release(lease.id, 8);
   });
+  {
+    // The database's own work, without a round trip: take + release in a loop inside PostgreSQL.
+    const started = performance.now();
+    await floor.query(`do $$ begin for i in 1..${COUNT} loop perform switchboard_take_call_lease('do-' || i, 'u-do', 'r1', 8, 0, 10, ''); perform switchboard_release_call_lease('do-' || i, 8, 0); end loop; end $$`);
+    console.log(`${'take + release inside PostgreSQL (no round trip)'.padEnd(58)} ${(((performance.now() - started) * 1000) / COUNT).toFixed(0).padStart(6)} µs/op`);
+  }
   const limiter = new ClusterCallLimiter(registry, { replicaId: () => 'r1', liveReplicas: () => 2, replicaExpiryMs: 10_000 }, { logger: noop });
   const alone = new ClusterCallLimiter(registry, { replicaId: () => 'r1', liveReplicas: () => 1, replicaExpiryMs: 10_000 }, { logger: noop });
   const empty = async () => undefined;
