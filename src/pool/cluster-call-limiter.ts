@@ -42,7 +42,7 @@ export interface ClusterMembership {
 
 /** What the limiter needs of the registry. */
 export interface CallLeaseSource {
-  readonly callLeases: CallLeaseStore;
+  readonly callLeases: Pick<CallLeaseStore, 'shared' | 'take' | 'release' | 'renew' | 'forgetExpired'>;
   on(event: 'call-lease-released', listener: (event: ServerRegistryEvents['call-lease-released']) => void): unknown;
   off(event: 'call-lease-released', listener: (event: ServerRegistryEvents['call-lease-released']) => void): unknown;
 }
@@ -70,8 +70,11 @@ export class ClusterCallLimiter implements CallGate {
   readonly #held = new Map<string, string>();
   /** Waiting calls per user: woken by a release (here or announced). */
   readonly #waiters = new Map<string, Set<() => void>>();
-  /** Releases seen per user (a release between a refused take and the wait is not missed). */
-  readonly #releases = new Map<string, number>();
+  /**
+   * Per user with calls taking a lease now: how many, and the releases heard meanwhile (a release
+   * between a refused take and the wait is not missed). Dropped when the user's last take is done.
+   */
+  readonly #taking = new Map<string, { calls: number; releases: number }>();
   readonly #onReleased: (event: { userId: string }) => void;
   #renewTimer: NodeJS.Timeout | undefined;
   #renewals = 0;
@@ -110,7 +113,15 @@ export class ClusterCallLimiter implements CallGate {
     const replicaId = this.#membership.replicaId();
     if (!this.applies(limit) || replicaId === undefined) return task();
     const id = randomUUID();
-    const taken = await this.#acquire(id, replicaId, user, limit, options);
+    const taking = this.#taking.get(user.id) ?? { calls: 0, releases: 0 };
+    this.#taking.set(user.id, taking);
+    taking.calls++;
+    let taken: boolean;
+    try {
+      taken = await this.#acquire(id, replicaId, user, limit, options, taking);
+    } finally {
+      if (--taking.calls === 0) this.#taking.delete(user.id);
+    }
     if (!taken) return task();
     try {
       return await task();
@@ -130,13 +141,13 @@ export class ClusterCallLimiter implements CallGate {
   }
 
   /** True once the lease is taken; false when the database failed (the call runs under the local limit). */
-  async #acquire(id: string, replicaId: string, user: GatedUser, limit: number, options: CallGateOptions): Promise<boolean> {
+  async #acquire(id: string, replicaId: string, user: GatedUser, limit: number, options: CallGateOptions, taking: { releases: number }): Promise<boolean> {
     const started = Date.now();
     const deadline = started + options.waitMs;
     for (;;) {
       if (options.signal?.aborted === true) throw cancelled();
       if (this.#closed) throw new SwitchboardError(ErrorCode.ServerDisconnected, 'the gateway is shutting down', { details: { retryable: true } });
-      const seen = this.#releases.get(user.id) ?? 0;
+      const seen = taking.releases;
       let answer: { taken: boolean; held: number };
       try {
         const now = Date.now();
@@ -161,7 +172,7 @@ export class ClusterCallLimiter implements CallGate {
         });
       }
       // A release announced while the take was on its way: try again at once.
-      if ((this.#releases.get(user.id) ?? 0) !== seen) continue;
+      if (taking.releases !== seen) continue;
       await this.#waitForRelease(user.id, Math.min(left, this.#recheckMs), options.signal);
     }
   }
@@ -191,7 +202,8 @@ export class ClusterCallLimiter implements CallGate {
   }
 
   #wake(userId: string): void {
-    this.#releases.set(userId, (this.#releases.get(userId) ?? 0) + 1);
+    const taking = this.#taking.get(userId);
+    if (taking !== undefined) taking.releases++;
     for (const wake of [...(this.#waiters.get(userId) ?? [])]) wake();
   }
 
