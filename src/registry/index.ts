@@ -56,8 +56,8 @@ export {
 export type { AuditDropReason, AuditWriterOptions, AuditWriterStats } from './audit-writer.js';
 export { AccessStore } from './access-store.js';
 export type { ClusterStore, ReplicaRecord } from './cluster-store.js';
-export { CALL_LEASES_CHANNEL, type CallLeaseStore, type CallLeaseRequest } from './call-lease-store.js';
-export { SESSION_STATE_CHANNEL, type SessionStateStore, type StoredSessionState } from './session-state-store.js';
+export type { CallLeaseStore, CallLeaseRequest } from './call-lease-store.js';
+export type { SessionStateStore, StoredSessionState } from './session-state-store.js';
 export { GroupStore } from './group-store.js';
 export type { RegistryGroup } from './group-store.js';
 export {
