@@ -29,6 +29,9 @@ class FakeSource extends TypedEmitter<Events> implements CallLeaseSource {
       else this.duringRefusal?.();
       return { taken: held < request.limit, held };
     },
+    adopt: async (leases: ReadonlyArray<{ id: string; userId: string; replicaId: string; expiresMs: number }>): Promise<void> => {
+      for (const lease of leases) this.held.set(lease.id, { ...lease, limit: 0, liveSince: new Date(), nowMs: 0 });
+    },
     release: async (id: string): Promise<void> => {
       this.held.delete(id);
     },

@@ -9,7 +9,8 @@
  * queue timeout. Off the path entirely on SQLite, for users without a finite limit, and while this
  * replica is the only live one (it has nobody to share the limit with). The leases held here are
  * renewed every {@link CALL_LEASE_RENEW_MS}; a lease not renewed for {@link CALL_LEASE_TTL_MS}
- * stops counting. When the database cannot be reached the call runs under the local limit only
+ * stops counting. Calls that started while the replica was alone are given leases at the first
+ * renewal tick after another replica is live, so the limit counts them from then on. When the database cannot be reached the call runs under the local limit only
  * (logged once): an outage of the shared limit does not stop every call.
  */
 
@@ -42,7 +43,7 @@ export interface ClusterMembership {
 
 /** What the limiter needs of the registry. */
 export interface CallLeaseSource {
-  readonly callLeases: Pick<CallLeaseStore, 'shared' | 'take' | 'release' | 'renew' | 'forgetExpired'>;
+  readonly callLeases: Pick<CallLeaseStore, 'shared' | 'take' | 'release' | 'adopt' | 'renew' | 'forgetExpired'>;
   on(event: 'call-lease-released', listener: (event: ServerRegistryEvents['call-lease-released']) => void): unknown;
   off(event: 'call-lease-released', listener: (event: ServerRegistryEvents['call-lease-released']) => void): unknown;
 }
@@ -68,6 +69,11 @@ export class ClusterCallLimiter implements CallGate {
   readonly #renewMs: number;
   /** Leases held here: id → the replica it was taken for. */
   readonly #held = new Map<string, string>();
+  /**
+   * Limited calls running here without a lease (this replica was alone when they started): once
+   * another replica is live they are given leases, so the limit counts them too.
+   */
+  readonly #unleased = new Set<{ userId: string; limit: number; leaseId: string | undefined }>();
   /** Waiting calls per user: woken by a release (here or announced). */
   readonly #waiters = new Map<string, Set<() => void>>();
   /**
@@ -110,8 +116,9 @@ export class ClusterCallLimiter implements CallGate {
   }
 
   async run<T>(user: GatedUser, limit: number, task: () => Promise<T>, options: CallGateOptions): Promise<T> {
+    if (this.#closed || !Number.isFinite(limit) || !this.#source.callLeases.shared) return task();
     const replicaId = this.#membership.replicaId();
-    if (!this.applies(limit) || replicaId === undefined) return task();
+    if (!this.applies(limit) || replicaId === undefined) return this.#runUnleased(user.id, limit, task);
     const id = randomUUID();
     const taking = this.#taking.get(user.id) ?? { calls: 0, releases: 0 };
     this.#taking.set(user.id, taking);
@@ -127,6 +134,19 @@ export class ClusterCallLimiter implements CallGate {
       return await task();
     } finally {
       this.#release(id, user.id, limit);
+    }
+  }
+
+  /** A limited call of a replica alone: no database work, but known, so a later lease can count it. */
+  async #runUnleased<T>(userId: string, limit: number, task: () => Promise<T>): Promise<T> {
+    const call = { userId, limit, leaseId: undefined as string | undefined };
+    this.#unleased.add(call);
+    this.#startTicking();
+    try {
+      return await task();
+    } finally {
+      this.#unleased.delete(call);
+      if (call.leaseId !== undefined) this.#release(call.leaseId, userId, limit);
     }
   }
 
@@ -161,7 +181,7 @@ export class ClusterCallLimiter implements CallGate {
       this.#failing = false;
       if (answer.taken) {
         this.#held.set(id, replicaId);
-        this.#startRenewing();
+        this.#startTicking();
         return true;
       }
       const left = deadline - Date.now();
@@ -209,10 +229,6 @@ export class ClusterCallLimiter implements CallGate {
 
   #release(id: string, userId: string, limit: number): void {
     this.#held.delete(id);
-    if (this.#held.size === 0 && this.#renewTimer !== undefined) {
-      clearInterval(this.#renewTimer);
-      this.#renewTimer = undefined;
-    }
     // Not awaited by the call: its answer does not wait for the database. Local waiters try once it is gone.
     void this.#source.callLeases
       .release(id, limit)
@@ -220,10 +236,47 @@ export class ClusterCallLimiter implements CallGate {
       .catch((error: unknown) => this.#logger.warn('cannot give back a call lease (it lapses by itself)', { error: String(error) }));
   }
 
-  #startRenewing(): void {
+  /** The timer that renews held leases and gives the unleased calls theirs; it stops when there are neither. */
+  #startTicking(): void {
     if (this.#renewTimer !== undefined || this.#closed) return;
-    this.#renewTimer = setInterval(() => void this.#renew(), this.#renewMs);
+    this.#renewTimer = setInterval(() => void this.#tick(), this.#renewMs);
     this.#renewTimer.unref();
+  }
+
+  async #tick(): Promise<void> {
+    if (this.#held.size === 0 && this.#unleased.size === 0) {
+      clearInterval(this.#renewTimer);
+      this.#renewTimer = undefined;
+      return;
+    }
+    await this.#adopt();
+    if (this.#held.size > 0) await this.#renew();
+  }
+
+  /** Leases for the calls that started while this replica was alone, once it is not. */
+  async #adopt(): Promise<void> {
+    const replicaId = this.#membership.replicaId();
+    const calls = [...this.#unleased].filter((call) => call.leaseId === undefined);
+    if (calls.length === 0 || replicaId === undefined || !this.applies(1)) return;
+    const expiresMs = Date.now() + this.#leaseTtlMs;
+    const leases = calls.map((call) => ({ id: randomUUID(), userId: call.userId, replicaId, expiresMs }));
+    try {
+      await this.#source.callLeases.adopt(leases);
+    } catch (error) {
+      this.#logger.warn('cannot record the leases of calls started before this replica had company', { error: String(error) });
+      return;
+    }
+    calls.forEach((call, index) => {
+      const lease = leases[index];
+      if (lease === undefined) return;
+      // A call that ended meanwhile gives its new lease back at once.
+      if (!this.#unleased.has(call)) {
+        this.#source.callLeases.release(lease.id, call.limit).catch(() => {});
+        return;
+      }
+      call.leaseId = lease.id;
+      this.#held.set(lease.id, replicaId);
+    });
   }
 
   async #renew(): Promise<void> {

@@ -59,6 +59,19 @@ export class CallLeaseStore {
     await sql`select switchboard_release_call_lease(${id}, ${limit}, ${nowMs})`.execute(this.#context.db);
   }
 
+  /**
+   * Records leases of calls that started while their replica was alone (they took none then) and are
+   * still running: they count from now on, whatever the limit, since those calls do run.
+   */
+  async adopt(leases: ReadonlyArray<{ id: string; userId: string; replicaId: string; expiresMs: number }>): Promise<void> {
+    if (leases.length === 0) return;
+    await this.#context.db
+      .insertInto('call_leases')
+      .values(leases.map((lease) => ({ id: lease.id, user_id: lease.userId, replica_id: lease.replicaId, expires_ms: lease.expiresMs })))
+      .onConflict((conflict) => conflict.column('id').doNothing())
+      .execute();
+  }
+
   /** Moves the expiry of the given leases of `replicaId` to `expiresMs` (their calls still run). */
   async renew(replicaId: string, ids: readonly string[], expiresMs: number): Promise<void> {
     if (ids.length === 0) return;

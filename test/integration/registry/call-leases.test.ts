@@ -144,6 +144,26 @@ describe.skipIf(reason !== undefined)(`call leases on PostgreSQL${reason === und
     }
   });
 
+  test('a call that started while its replica was alone gets a lease once another replica is live, and gives it back when it ends', async () => {
+    const user = { id: `u-${randomUUID()}`, name: 'early' };
+    let live = 1;
+    const onA = new ClusterCallLimiter(a, membership('ra', () => live), { logger: noopLogger, renewMs: 50 });
+    try {
+      let finish: (() => void) | undefined;
+      const running = onA.run(user, 1, () => new Promise<void>((resolve) => (finish = resolve)), { waitMs: 1_000 });
+      await waitFor(() => finish !== undefined, 5_000, 'the call to run');
+      expect(await a.callLeases.count(user.id)).toBe(0);
+      live = 2;
+      await waitFor(async () => (await a.callLeases.count(user.id)) === 1, 5_000, 'the running call to be given a lease');
+      expect((await take(b, user.id, 'rb', 1)).taken).toBe(false);
+      finish?.();
+      await running;
+      await waitFor(async () => (await a.callLeases.count(user.id)) === 0, 5_000, 'its lease to be given back');
+    } finally {
+      onA.close();
+    }
+  });
+
   test('a replica alone takes no lease (no database work per call)', async () => {
     const user = { id: `u-${randomUUID()}`, name: 'solo' };
     const alone = new ClusterCallLimiter(a, membership('ra', () => 1), { logger: noopLogger });
