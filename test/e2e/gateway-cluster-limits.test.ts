@@ -119,6 +119,31 @@ describe.skipIf(reason !== undefined)(`three replicas behind HAProxy: limits and
     }
   }, 60_000);
 
+  test('what a lease adds to a call: sequential calls of the limited user vs an unlimited admin, through HAProxy', async () => {
+    const timed = async (token: string): Promise<number> => {
+      const client = new V1Client({ name: 'limits-cost', version: '1.0.0' }, { capabilities: {} });
+      await client.connect(new V1HttpTransport(new URL(`${haproxy.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+      try {
+        for (let index = 0; index < 30; index++) await client.callTool({ name: 'echo', arguments: { message: 'warm' } });
+        const started = performance.now();
+        for (let index = 0; index < 200; index++) {
+          const result = (await client.callTool({ name: 'echo', arguments: { message: `m${index}` } })) as { content: Array<{ text: string }> };
+          expect(result.content[0]?.text).toBe(`m${index}`);
+        }
+        return (performance.now() - started) / 200;
+      } finally {
+        await client.close();
+      }
+    };
+    const admin = await timed(adminToken);
+    const limited = await timed(tess);
+    const adminAgain = await timed(adminToken);
+    console.log(`ms per sequential call through HAProxy: admin (no limit) ${admin.toFixed(2)} and ${adminAgain.toFixed(2)}, tess (limit 4, a lease per call) ${limited.toFixed(2)}`);
+    // Every one of tess's calls took a lease and gave it back (after its answer): none is left.
+    const tessId = (await registry.users.get('tess')).id;
+    await waitFor(async () => (await registry.callLeases.count(tessId)) === 0, 5_000, "tess's leases to be given back");
+  }, 120_000);
+
   test('a subscription and log level set through one replica hold on a replica that resumes the session later, and on one that already holds it', async () => {
     const [a, b, c] = [replica(0), replica(1), replica(2)];
     // Set on A; B resumes the session afterwards with its GET stream.
