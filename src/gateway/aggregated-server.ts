@@ -164,6 +164,7 @@ export function createAggregatedServer(options: AggregatedServerOptions): Server
       throw toProtocolError(host.client().disclose(error));
     }
     session?.subscriptions.set(uri, upstream);
+    await session?.stateChanged?.();
     return {};
   });
 
@@ -172,6 +173,7 @@ export function createAggregatedServer(options: AggregatedServerOptions): Server
     if (upstream === undefined) return {};
     session?.subscriptions.delete(request.params.uri);
     await host.unsubscribe(upstream);
+    await session?.stateChanged?.();
     return {};
   });
 
@@ -205,8 +207,11 @@ export function createAggregatedServer(options: AggregatedServerOptions): Server
 
   // The gateway keeps the level itself: upstream logs are filtered per session, and during a call
   // they travel on the call's own stream (see UserEndpoint).
-  server.setRequestHandler('logging/setLevel', (request) => {
-    if (session !== undefined && isLogLevel(request.params.level)) session.logLevel = request.params.level;
+  server.setRequestHandler('logging/setLevel', async (request) => {
+    if (session !== undefined && isLogLevel(request.params.level)) {
+      session.logLevel = request.params.level;
+      await session.stateChanged?.();
+    }
     return {};
   });
 

@@ -38,6 +38,8 @@ export interface DownstreamSession {
   readonly subscriptions: Map<string, UpstreamResource>;
   /** The server instance connected to this client (set once created). */
   server: Server | undefined;
+  /** Called after the client changed its log level or subscriptions (a cluster stores them; awaited before the answer). */
+  stateChanged?: () => Promise<void>;
 }
 
 /** A fresh session record. */

@@ -11,7 +11,7 @@ import type { ToolSearchMode } from '../client/search/tool-search-mode.js';
 import { ErrorCode, SwitchboardError } from '../errors.js';
 import { redactingLogger } from '../util/redacting-logger.js';
 import { noopLogger, type Logger } from '../logger.js';
-import { ClientPool, type ClientLease, type ClientPoolTuning } from '../pool/index.js';
+import { ClientPool, ClusterCallLimiter, type ClientLease, type ClientPoolTuning } from '../pool/index.js';
 import { OAuthLogins } from './oauth-logins.js';
 import type { RegistryChange, RegistryUser, ServerRegistry } from '../registry/index.js';
 import { GatewayAccess, type GatewayAccessOptions } from './access/gateway-access.js';
@@ -38,10 +38,11 @@ import { GatewayMetrics } from './gateway-metrics.js';
 import { createHostCheck, type HostCheck } from './host-check.js';
 import { LimitRefusals } from './limit-refusals.js';
 import { McpEndpoint, type McpEndpointOptions } from './mcp-endpoint.js';
-import { ReplicaHeartbeat } from './replica-heartbeat.js';
 import { HOP_KEY_PURPOSE, ReplicaHop } from './replica-hop.js';
 import { cancellationOf } from './mcp-hop.js';
+import { REPLICA_EXPIRY_MS, ReplicaHeartbeat } from './replica-heartbeat.js';
 import { SessionIds } from './session-ids.js';
+import { SessionStates } from './session-states.js';
 import { SessionSeal } from './session-seal.js';
 import { TokenCache } from './token-cache.js';
 import { UserSlots } from './user-slots.js';
@@ -115,6 +116,8 @@ export class Gateway {
   /** The fast path's cancellation of its own calls, for cancellations heard from other replicas. */
   readonly #fastCancels = new Set<(sessionId: string, requestId: string | number, reason: string | undefined) => boolean>();
   readonly #onSessionMessage: (notice: { digest: string; userId: string; message: Record<string, unknown> }) => void;
+  /** Users' concurrent-call limits across the cluster (leases on PostgreSQL while more than one replica is live). */
+  readonly callLeases: ClusterCallLimiter;
   readonly #streams = new Set<() => void>();
   readonly #tokens: TokenCache;
   readonly #onRegistryChange: (change: RegistryChange) => void;
@@ -123,8 +126,9 @@ export class Gateway {
   #closing: Promise<void> | undefined;
   #oauth: ProtectedResource | undefined;
 
-  private constructor(options: GatewayOptions, parts: { pool: ClientPool; calls: CallTracker; mcp: McpEndpoint; metrics: GatewayMetrics; logger: Logger; maxBodyBytes: number; eventStreams: UserSlots; refusals: LimitRefusals; access: GatewayAccess; replica: ReplicaHeartbeat; hop: ReplicaHop }) {
+  private constructor(options: GatewayOptions, parts: { pool: ClientPool; calls: CallTracker; mcp: McpEndpoint; metrics: GatewayMetrics; logger: Logger; maxBodyBytes: number; eventStreams: UserSlots; refusals: LimitRefusals; access: GatewayAccess; replica: ReplicaHeartbeat; hop: ReplicaHop; callLeases: ClusterCallLimiter }) {
     this.registry = options.registry;
+    this.callLeases = parts.callLeases;
     this.access = parts.access;
     this.#tokens = new TokenCache(options.tokenCacheTtlMs);
     // Users removed or changed, tokens revoked (here or in another process): verified tokens are re-checked.
@@ -182,15 +186,18 @@ export class Gateway {
     const refusals = new LimitRefusals();
     const { sessionSlots, listenSlots, eventStreams } = slotsOf(options, refusals);
     const calls = new CallTracker();
+    let gateway: Gateway | undefined;
+    // The heartbeat says who else is live: a replica alone takes no leases (no database work per call).
+    const callLeases = new ClusterCallLimiter(options.registry, { replicaId: () => (gateway?.replica.started === true ? gateway.replica.id : undefined), liveReplicas: () => gateway?.replica.liveReplicas ?? 1, replicaExpiryMs: REPLICA_EXPIRY_MS }, { logger });
     const pool = new ClientPool(options.registry, {
       ...options.pool,
+      callGate: callLeases,
       // Reads a server marked `public` are served to every user of an identical server entry; `private` ones never leave their user's client.
       clientOptions: { sharedReadCache: new ReadCache(), ...options.pool?.clientOptions },
       logger,
       ...(options.sharedConfig === undefined ? {} : { sharedConfig: options.sharedConfig }),
       connectionOptionsFor: (user) => forwardingOptionsFor(calls, user, logger),
     });
-    let gateway: Gateway | undefined;
     const replica = new ReplicaHeartbeat(options.registry.cluster, logger);
     const hop = new ReplicaHop(replica.id, options.registry.derivedKey(HOP_KEY_PURPOSE), options.registry.cluster);
     const access = new GatewayAccess(options.registry, logger, options.toolSearch === undefined ? options.access : { ...options.access, toolSearchDefault: options.toolSearch });
@@ -211,18 +218,20 @@ export class Gateway {
     };
     // Derived once: sealing an id is one AES-GCM pass, never a KDF per request.
     const sessionIds = new SessionIds(new SessionSeal(options.registry.derivedKey('mcp session id')), options.registry.cluster);
-    const mcp = new McpEndpoint({ ...mcpOptions, sessionIds, toolGate: (user) => access.gateFor(user) });
-    access.serveNamedWith((name) => new McpEndpoint({ ...mcpOptions, sessionIds: sessionIds.forEndpoint(name), toolGate: (user) => access.gateFor(user, name) }));
+    const sessionStates = new SessionStates(options.registry, logger);
+    const mcp = new McpEndpoint({ ...mcpOptions, sessionIds, sessionStates, toolGate: (user) => access.gateFor(user) });
+    access.serveNamedWith((name) => new McpEndpoint({ ...mcpOptions, sessionIds: sessionIds.forEndpoint(name), sessionStates, toolGate: (user) => access.gateFor(user, name) }));
     access.onListChanged(() => mcp.toolsChanged());
     let metrics: GatewayMetrics;
     try {
       await access.start();
       metrics = await GatewayMetrics.create({ sessions: () => mcp.sessionCount, clients: () => pool.size, callsInFlight: () => calls.size, audit: () => pool.auditStats(), limitRefusals: () => refusals.snapshot() }, logger);
     } catch (error) {
+      callLeases.close();
       await Promise.all([mcp.close(), pool.close(), access.close()]);
       throw error;
     }
-    gateway = new Gateway(options, { pool, calls, mcp, metrics, logger, maxBodyBytes, eventStreams, refusals, access, replica, hop });
+    gateway = new Gateway(options, { pool, calls, mcp, metrics, logger, maxBodyBytes, eventStreams, refusals, access, replica, hop, callLeases });
     return gateway;
   }
 
@@ -328,6 +337,7 @@ export class Gateway {
       await this.relay.close();
       await this.clusterStats.close();
       await this.pool.close();
+      this.callLeases.close();
       await this.replica.close();
       this.registry.off('change', this.#onRegistryChange);
       this.registry.off('session-ended', this.#onSessionEnded);

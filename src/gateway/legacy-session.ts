@@ -11,9 +11,11 @@
 
 import type { Server } from '@modelcontextprotocol/server';
 import type { ClientLease, UserClient } from '../pool/index.js';
+import type { StoredSessionState } from '../registry/index.js';
 import { createSessionEngine, dropSessionEngine, handshakeOf, replayInitialize, type SessionEngine, type SessionHandshake } from './legacy-session-engine.js';
 import { newDownstreamSession, type DownstreamSession } from './downstream-session.js';
 import { isStreaming, type ExchangeEndHook } from './on-response-end.js';
+import { applySessionState, hasState } from './session-states.js';
 import type { UserEndpoint } from './user-endpoint.js';
 
 /** How long a session is idle before its transport and server go. @default 5000 */
@@ -27,6 +29,8 @@ export interface LegacySessionHooks {
   onClosed(session: LegacySession): void;
   /** The client ended the session with `DELETE` (before {@link onClosed}): it ends on every replica. */
   onDeleted?(session: LegacySession): Promise<void> | void;
+  /** The client changed the session's log level or subscriptions (awaited before its request is answered). */
+  onStateChanged?(session: LegacySession): Promise<void>;
 }
 
 /** One 2025-era session. */
@@ -55,6 +59,8 @@ export class LegacySession {
     this.#hooks = hooks;
     this.#maxBodyBytes = maxBodyBytes;
     this.record = newDownstreamSession(this.id, 'legacy');
+    const onStateChanged = hooks.onStateChanged;
+    if (onStateChanged !== undefined) this.record.stateChanged = () => onStateChanged(this);
   }
 
   /** Opens a session `id` for the user of `endpoint` and serves its first request (`initialize`). */
@@ -110,6 +116,12 @@ export class LegacySession {
       await session.close();
       throw error;
     }
+  }
+
+  /** Brings the session to a state another replica stored (log level, subscriptions made upstream here). */
+  carry(state: StoredSessionState): Promise<void> {
+    if (this.#closing !== undefined || hasState(this.record, state)) return Promise.resolve();
+    return applySessionState(this.record, this.#endpoint, state, this.#endpoint.logger);
   }
 
   /** The server instance of this session; undefined while it is dormant. */

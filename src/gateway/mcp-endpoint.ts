@@ -29,6 +29,7 @@ import { isStreaming, onResponseEnd, type ExchangeEndHook } from './on-response-
 import { UserEndpoint } from './user-endpoint.js';
 import { sessionDigest } from './session-seal.js';
 import type { SessionIds } from './session-ids.js';
+import type { SessionStates } from './session-states.js';
 import type { UserSlots } from './user-slots.js';
 import { deliverInSession, forwardRetry, refuseBadHop, relayedMessageOf } from './mcp-hop.js';
 import type { ReplicaHop } from './replica-hop.js';
@@ -55,6 +56,8 @@ export interface McpEndpointOptions {
   hop?: ReplicaHop;
   /** Tells the other replicas about a session's cancellation or answer (its call may run on any of them). */
   publishSessionMessage?: (notice: { digest: string; userId: string; message: Record<string, unknown> }) => Promise<void>;
+  /** Sessions' log levels and subscriptions, for the replicas that resume them (issue 20). */
+  sessionStates?: SessionStates;
 }
 
 /** The `/mcp` endpoint. */
@@ -74,9 +77,11 @@ export class McpEndpoint {
   readonly #withCalls = new Set<Request>();
   #quietWaiters: Array<() => void> = [];
   #closing: Promise<void> | undefined;
+  readonly #unwatchStates: (() => void) | undefined;
 
   constructor(options: McpEndpointOptions) {
     this.#options = options;
+    this.#unwatchStates = options.sessionStates?.watch((digest) => this.#stateChanged(digest));
     this.#sweep = setInterval(() => this.closeIdleSessions(), Math.max(1_000, Math.min(60_000, options.sessionIdleTtlMs / 2)));
     this.#sweep.unref();
     this.#dormancy = setInterval(() => {
@@ -296,16 +301,32 @@ export class McpEndpoint {
       endpoint.bind(lease.client);
       const { state } = reading;
       const session = await LegacySession.resume(id, endpoint, lease, { protocolVersion: state.protocolVersion, capabilities: state.clientCapabilities, clientInfo: state.clientInfo }, this.#options.maxBodyBytes, this.#hooks(user, release, 'session resumed'));
-      return session ?? notFound();
+      if (session === undefined) return notFound();
+      // What the client set through other replicas (log level, subscriptions), read once here.
+      const carried = await this.#options.sessionStates?.load(id, user.id);
+      if (carried !== undefined) await session.carry(carried);
+      return session;
     } catch (error) {
       release();
       throw error;
     }
   }
 
+  /** Another replica stored the state of the session with this digest: applied here when this replica holds it. */
+  #stateChanged(digest: string): void {
+    const id = this.#digests.get(digest);
+    const session = id === undefined ? undefined : this.#sessions.get(id);
+    if (session === undefined) return;
+    void (async () => {
+      const state = await this.#options.sessionStates?.load(session.id, session.userId);
+      if (state !== undefined) await session.carry(state);
+    })().catch((error: unknown) => this.#options.logger.warn('cannot apply a session state from another replica', { error: String(error) }));
+  }
+
   /** What every session of `user` reports back: registered when initialized, its place freed when closed. */
   #hooks(user: RegistryUser, release: () => void, opened: string): Parameters<typeof LegacySession.open>[7] {
     const ids = this.#options.sessionIds;
+    const states = this.#options.sessionStates;
     return {
       onInitialized: (session) => {
         this.#sessions.set(session.id, session);
@@ -318,7 +339,15 @@ export class McpEndpoint {
         this.#digests.delete(sessionDigest(session.id));
         if (this.#sessions.delete(session.id)) this.#options.logger.info('session closed', { session: session.id.slice(0, 16), user: user.name });
       },
-      ...(ids === undefined ? {} : { onDeleted: (session: LegacySession) => ids.ended(session.id, session.userId) }),
+      ...(ids === undefined
+        ? {}
+        : {
+            onDeleted: async (session: LegacySession) => {
+              await ids.ended(session.id, session.userId);
+              await states?.remove(session.id);
+            },
+          }),
+      ...(states === undefined ? {} : { onStateChanged: (session: LegacySession) => states.save(session.id, session.userId, session.record) }),
     };
   }
 
@@ -358,6 +387,7 @@ export class McpEndpoint {
     this.#closing ??= (async () => {
       clearInterval(this.#sweep);
       clearInterval(this.#dormancy);
+      this.#unwatchStates?.();
       await Promise.all([...this.#sessions.values()].map((session) => session.close()));
       await Promise.all([...this.#users.values()].map((endpoint) => endpoint.close()));
       this.#users.clear();

@@ -44,6 +44,8 @@ export class ReplicaHeartbeat {
   #failing = false;
   #closed = false;
   #started = false;
+  /** Live replicas at the last beat (this one included); 1 until then. */
+  #live = 1;
 
   constructor(cluster: ClusterStore, logger: Logger, intervalMs: number = HEARTBEAT_INTERVAL_MS) {
     this.#cluster = cluster;
@@ -57,6 +59,7 @@ export class ReplicaHeartbeat {
     this.#started = true;
     await this.#cluster.heartbeat({ id: this.id, url, startedAt: this.startedAt });
     this.#lastBeat = Date.now();
+    this.#live = await this.#cluster.liveCount(REPLICA_EXPIRY_MS);
     if (this.#closed) return;
     this.#timer = setInterval(() => void this.#beat(), this.#intervalMs);
     this.#timer.unref();
@@ -72,9 +75,19 @@ export class ReplicaHeartbeat {
     return !this.#closed && this.#lastBeat > 0 && Date.now() - this.#lastBeat < REPLICA_EXPIRY_MS;
   }
 
+  /**
+   * Live replicas as of the last beat (or `/readyz`), this one included; 1 while out of the cluster.
+   * What decides whether calls share their user's limit with other replicas (no query per call).
+   */
+  get liveReplicas(): number {
+    return this.inCluster ? Math.max(1, this.#live) : 1;
+  }
+
   /** This replica's state and the live replicas. */
   async status(): Promise<ClusterStatus> {
-    return { replica: this.id, inCluster: this.inCluster, replicas: await this.#cluster.replicas(REPLICA_EXPIRY_MS, REPLICA_FORGET_MS) };
+    const replicas = await this.#cluster.replicas(REPLICA_EXPIRY_MS, REPLICA_FORGET_MS);
+    this.#live = replicas.length;
+    return { replica: this.id, inCluster: this.inCluster, replicas };
   }
 
   /** Leaves the cluster (its row is deleted). Idempotent. */
@@ -96,6 +109,7 @@ export class ReplicaHeartbeat {
     try {
       await this.#cluster.heartbeat({ id: this.id, url: this.#url, startedAt: this.startedAt });
       this.#lastBeat = Date.now();
+      this.#live = await this.#cluster.liveCount(REPLICA_EXPIRY_MS);
       if (this.#lastBeat - this.#lastSweep >= ENDED_SESSIONS_SWEEP_MS) await this.#sweep();
       if (this.#failing) this.#logger.info('the cluster heartbeat reaches the database again', { replica: this.id });
       this.#failing = false;

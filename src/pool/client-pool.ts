@@ -226,6 +226,7 @@ export class ClientPool extends TypedEmitter<ClientPoolEvents> {
         ...(this.#options.callQueueTimeoutMs === undefined ? {} : { callQueueTimeoutMs: this.#options.callQueueTimeoutMs }),
         ...(this.#options.drainTimeoutMs === undefined ? {} : { drainTimeoutMs: this.#options.drainTimeoutMs }),
         ...(this.#options.resolveHost === undefined ? {} : { resolveHost: this.#options.resolveHost }),
+        ...(this.#options.callGate === undefined ? {} : { callGate: this.#options.callGate }),
       });
       entry.client = client;
       if (this.#entries.get(user.id) !== entry) {

@@ -13,6 +13,7 @@ import type { Logger } from '../logger.js';
 import type { AuditWriter, AuditWriterOptions } from '../registry/audit-writer.js';
 import type { RegistryUser } from '../registry/registry-types.js';
 import type { HostResolver } from '../registry/resolve-host.js';
+import type { CallGate } from './call-gate.js';
 import type { ClientPool } from './client-pool.js';
 import type { UserClient } from './user-client.js';
 
@@ -51,6 +52,8 @@ export interface ClientPoolOptions {
   audit?: boolean | Omit<AuditWriterOptions, 'logger'>;
   /** Resolver for the address checks of tenant servers' connections. @default the system resolver */
   resolveHost?: HostResolver;
+  /** A second gate of limited calls after each user's own limiter (the gateway cluster's leases). @default none */
+  callGate?: CallGate;
   /** @default noopLogger */
   logger?: Logger;
   /**
@@ -76,7 +79,7 @@ export interface ClientPoolOptions {
 }
 
 /** What a deployment tunes of the pool (the gateway sets the shared config, connections and logger itself). */
-export type ClientPoolTuning = Omit<ClientPoolOptions, 'sharedConfig' | 'connectionOptionsFor' | 'logger'>;
+export type ClientPoolTuning = Omit<ClientPoolOptions, 'sharedConfig' | 'connectionOptionsFor' | 'logger' | 'callGate'>;
 
 /** Servers outside the registry that every user gets. */
 export interface SharedConfig {
@@ -133,6 +136,8 @@ export interface UserClientOptions {
   resolveHost?: HostResolver;
   /** Longest wait for a replaced client's running calls. @default DEFAULT_DRAIN_TIMEOUT_MS */
   drainTimeoutMs?: number;
+  /** The second gate of limited calls (see {@link ClientPoolOptions.callGate}). */
+  callGate?: CallGate;
   /**
    * Options of each server's connection for this user (e.g. handlers of server→client requests),
    * under the tenant's pinned fetch.

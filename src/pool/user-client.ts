@@ -22,7 +22,7 @@ import type { RegistryUser, UserServerConfig } from '../registry/registry-types.
 import type { ToolResult } from '../result/tool-result.js';
 import { TypedEmitter, type Listener } from '../util/typed-emitter.js';
 import { TenantDisclosure } from './tenant-disclosure.js';
-import { CallLimiter } from './call-limiter.js';
+import { CallLimiter, DEFAULT_CALL_QUEUE_TIMEOUT_MS } from './call-limiter.js';
 import type { UserClientEvents, UserClientOptions } from './pool-types.js';
 import { closeGeneration, connectGeneration, needsPinning, pinnedFetchFor, reconfigurableInPlace, signatureOf, type Generation } from './user-generation.js';
 
@@ -207,20 +207,22 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
     if (this.#closing !== undefined) throw closedError(this.#user.name);
     const started = performance.now();
     let generation: Generation | undefined;
+    const queueTimeoutMs = this.#options.callQueueTimeoutMs ?? DEFAULT_CALL_QUEUE_TIMEOUT_MS;
+    const running = async (): Promise<T> => {
+      generation = this.#current;
+      generation.running++;
+      try {
+        return await run(generation.client);
+      } finally {
+        generation.running--;
+        if (generation.running === 0) generation.idle?.();
+      }
+    };
+    // The replica's own limit first; then, in a cluster, the user's place among every replica's calls.
+    const gate = this.#options.callGate;
+    const gated = gate === undefined ? running : () => gate.run(this.#user, this.#limiter.limit, running, { ...(options.signal === undefined ? {} : { signal: options.signal }), waitMs: Math.max(0, queueTimeoutMs - (performance.now() - started)) });
     try {
-      const result = await this.#limiter.run(
-        async () => {
-          generation = this.#current;
-          generation.running++;
-          try {
-            return await run(generation.client);
-          } finally {
-            generation.running--;
-            if (generation.running === 0) generation.idle?.();
-          }
-        },
-        { ...(options.signal === undefined ? {} : { signal: options.signal }), ...(this.#options.callQueueTimeoutMs === undefined ? {} : { queueTimeoutMs: this.#options.callQueueTimeoutMs }), subject: `user "${this.#user.name}"` },
-      );
+      const result = await this.#limiter.run(gated, { ...(options.signal === undefined ? {} : { signal: options.signal }), queueTimeoutMs, subject: `user "${this.#user.name}"` });
       this.#audit(name, args, generation, performance.now() - started, errorCodeOf(result));
       return result;
     } catch (error) {

@@ -12,6 +12,8 @@ import type { Logger } from '../logger.js';
 import type { RegistryDatabase } from './database-schema.js';
 import type { OpenedDatabase } from './open-database.js';
 import type { RegistryChange } from './registry-types.js';
+import { CALL_LEASES_CHANNEL } from './call-lease-store.js';
+import { SESSION_STATE_CHANNEL } from './session-state-store.js';
 
 /** The LISTEN/NOTIFY channel. */
 export const REGISTRY_CHANNEL = 'switchboard_registry';
@@ -61,6 +63,10 @@ export interface ChangeFeedOptions {
   onClusterMessage?: (payload: string) => void;
   /** Another replica got a session message for a call that may run here (PostgreSQL only). */
   onSessionMessage?: (notice: SessionMessageNotice) => void;
+  /** A replica gave back a call lease of a user who was at the limit (PostgreSQL only). */
+  onCallLeaseReleased?: (userId: string) => void;
+  /** A replica stored a session's state (PostgreSQL only; payload: the SHA-256 of the session id). */
+  onSessionStateChanged?: (digest: string) => void;
   logger: Logger;
   /** @default DEFAULT_WATCH_INTERVAL_MS */
   pollIntervalMs?: number;
@@ -180,6 +186,14 @@ export class ChangeFeed {
         if (notice !== undefined) this.#options.onSessionMessage?.(notice);
         return;
       }
+      if (message.channel === CALL_LEASES_CHANNEL && message.payload !== undefined) {
+        this.#options.onCallLeaseReleased?.(message.payload);
+        return;
+      }
+      if (message.channel === SESSION_STATE_CHANNEL && message.payload !== undefined && /^[0-9a-f]{64}$/.test(message.payload)) {
+        this.#options.onSessionStateChanged?.(message.payload);
+        return;
+      }
       if (message.channel !== REGISTRY_CHANNEL || message.payload === undefined) return;
       const notification = parseNotification(message.payload);
       if (notification === undefined || notification.origin === this.#options.origin) return;
@@ -201,6 +215,8 @@ export class ChangeFeed {
       await client.query(`LISTEN ${SESSIONS_CHANNEL}`);
       await client.query(`LISTEN ${EVENTS_CHANNEL}`);
       await client.query(`LISTEN ${CALLS_CHANNEL}`);
+      await client.query(`LISTEN ${CALL_LEASES_CHANNEL}`);
+      await client.query(`LISTEN ${SESSION_STATE_CHANNEL}`);
       this.#reconnectDelayMs = 1_000;
     } catch (error) {
       if (this.#listener === client) lost(error);

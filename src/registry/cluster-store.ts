@@ -50,6 +50,16 @@ export class ClusterStore {
     return rows.map((row) => ({ id: row.id, url: row.url ?? undefined, startedAt: row.started_at, lastSeen: row.last_seen }));
   }
 
+  /** How many replicas were seen within `freshMs` of `now` (one cheap count per heartbeat). */
+  async liveCount(freshMs: number, now: Date = new Date()): Promise<number> {
+    const row = await this.#context.db
+      .selectFrom('replicas')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('last_seen', '>=', timestamp(new Date(now.getTime() - freshMs)))
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
   /** Removes replica `id` (at its shutdown). */
   async leave(id: string): Promise<void> {
     await this.#context.db.deleteFrom('replicas').where('id', '=', id).execute();
@@ -72,9 +82,10 @@ export class ClusterStore {
     return new Set(rows.map((row) => row.digest));
   }
 
-  /** Forgets sessions ended before `before` (their ids have expired by then). */
+  /** Forgets sessions ended before `before`, and session states last written before it (their ids have expired by then). */
   async forgetEndedBefore(before: Date): Promise<number> {
     const result = await this.#context.db.deleteFrom('ended_sessions').where('ended_at', '<', timestamp(before)).executeTakeFirst();
+    await this.#context.db.deleteFrom('session_states').where('updated_at', '<', timestamp(before)).execute();
     return Number(result.numDeletedRows);
   }
 }

@@ -57,6 +57,8 @@ export type { AuditDropReason, AuditWriterOptions, AuditWriterStats } from './au
 export { AccessStore } from './access-store.js';
 export type { ClusterStore, ReplicaRecord } from './cluster-store.js';
 export type { ReplicaStatsStore, ReplicaUserStats } from './replica-stats-store.js';
+export type { CallLeaseStore, CallLeaseRequest } from './call-lease-store.js';
+export type { SessionStateStore, StoredSessionState } from './session-state-store.js';
 export { GroupStore } from './group-store.js';
 export type { RegistryGroup } from './group-store.js';
 export {

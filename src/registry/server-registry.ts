@@ -37,6 +37,8 @@ import { SECRET_KEY_ENV, SecretBox, commitPendingKeyFile, pendingKeyFile, writeP
 import { sealClearSecrets } from './seal-clear-secrets.js';
 import { ClusterStore } from './cluster-store.js';
 import { ReplicaStatsStore } from './replica-stats-store.js';
+import { CallLeaseStore } from './call-lease-store.js';
+import { SessionStateStore } from './session-state-store.js';
 import { RegistryCatalogStore } from './registry-catalog-store.js';
 import { OAuthServerStore } from './oauth-server-store.js';
 import { ServerStore, type UserServerConfig } from './server-store.js';
@@ -87,6 +89,10 @@ export interface ServerRegistryEvents {
   'cluster-message': string;
   /** Another replica got a message of a 2025-era session for a call that may run here (PostgreSQL only). */
   'session-message': SessionMessageNotice;
+  /** A replica gave back a call lease of this user while at the limit (PostgreSQL: waiting calls try again). */
+  'call-lease-released': { userId: string };
+  /** A session's stored state changed (its id's SHA-256), here or on another replica (PostgreSQL). */
+  'session-state-changed': { digest: string };
 }
 
 /** The result of {@link ServerRegistry.rotateSecretKey}. */
@@ -125,6 +131,10 @@ export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
   readonly cluster: ClusterStore;
   /** Each replica's snapshot of its users' call statistics (issue 20). */
   readonly replicaStats: ReplicaStatsStore;
+  /** Leases of calls under users' concurrent-call limits, cluster-wide (PostgreSQL). */
+  readonly callLeases: CallLeaseStore;
+  /** 2025-era sessions' log levels and subscriptions, for the replicas that resume them. */
+  readonly sessionStates: SessionStateStore;
   readonly #opened: OpenedDatabase;
   readonly #box: SecretBox;
   readonly #keyFile: string | undefined;
@@ -158,6 +168,12 @@ export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
       onSessionMessage: (notice) => {
         if (this.#closing === undefined) this.emit('session-message', notice);
       },
+      onCallLeaseReleased: (userId) => {
+        if (this.#closing === undefined) this.emit('call-lease-released', { userId });
+      },
+      onSessionStateChanged: (digest) => {
+        if (this.#closing === undefined) this.emit('session-state-changed', { digest });
+      },
     });
     const context: RegistryContext = {
       db: opened.db,
@@ -183,6 +199,8 @@ export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
     this.rateBuckets = new SqlBucketStore(context);
     this.oauthServer = new OAuthServerStore(context);
     this.replicaStats = new ReplicaStatsStore(context);
+    this.callLeases = new CallLeaseStore(context);
+    this.sessionStates = new SessionStateStore(context);
     this.cluster = new ClusterStore(context, async (digest) => {
       this.emit('session-ended', { digest, remote: false });
       await this.#feed.publishSessionEnded(digest).catch((error: unknown) => this.#logger.warn('cannot publish an ended session', { error: String(error) }));

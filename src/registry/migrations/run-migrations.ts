@@ -14,6 +14,7 @@ import { endpointsMigration } from './004-endpoints.js';
 import { clusterMigration } from './006-cluster.js';
 import { userToolSearchMigration } from './007-user-tool-search.js';
 import { replicaStatsMigration } from './009-replica-stats.js';
+import { clusterLimitsMigration } from './008-cluster-limits.js';
 
 /** Every migration, by version. Names sort in the order they apply. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -24,6 +25,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '006-cluster': clusterMigration,
   '007-user-tool-search': userToolSearchMigration,
   '009-replica-stats': replicaStatsMigration,
+  '008-cluster-limits': clusterLimitsMigration,
 };
 
 /** Brings the schema to the latest version; returns the versions applied now. */
