@@ -6,15 +6,14 @@
  * listens; {@link serveGatewayStdio} serves one user over stdio.
  */
 
-import type { NamingStrategy, ServerSpec } from '../config/server-spec.js';
-import type { ToolSearchMode } from '../client/search/tool-search-mode.js';
+import type { ServerSpec } from '../config/server-spec.js';
 import { ErrorCode, SwitchboardError } from '../errors.js';
 import { redactingLogger } from '../util/redacting-logger.js';
 import { noopLogger, type Logger } from '../logger.js';
-import { ClientPool, ClusterCallLimiter, type ClientLease, type ClientPoolTuning } from '../pool/index.js';
+import { ClientPool, ClusterCallLimiter, type ClientLease } from '../pool/index.js';
 import { OAuthLogins } from './oauth-logins.js';
 import type { RegistryChange, RegistryUser, ServerRegistry } from '../registry/index.js';
-import { GatewayAccess, type GatewayAccessOptions } from './access/gateway-access.js';
+import { GatewayAccess } from './access/gateway-access.js';
 import { authenticate, authenticateCaller, bearerTokenOf, type Caller } from './auth.js';
 import { FULL_SCOPE, scopesAllow } from './oauth-server/mcp-scope.js';
 import type { ProtectedResource } from './oauth-server/protected-resource.js';
@@ -38,6 +37,7 @@ import { GatewayMetrics } from './gateway-metrics.js';
 import { createHostCheck, type HostCheck } from './host-check.js';
 import { LimitRefusals } from './limit-refusals.js';
 import { McpEndpoint, type McpEndpointOptions } from './mcp-endpoint.js';
+import type { GatewayOptions } from './gateway-options.js';
 import { HOP_KEY_PURPOSE, ReplicaHop } from './replica-hop.js';
 import { cancellationOf } from './mcp-hop.js';
 import { REPLICA_EXPIRY_MS, ReplicaHeartbeat } from './replica-heartbeat.js';
@@ -47,43 +47,7 @@ import { SessionSeal } from './session-seal.js';
 import { TokenCache } from './token-cache.js';
 import { UserSlots } from './user-slots.js';
 
-/** Options of {@link Gateway.create}. */
-export interface GatewayOptions {
-  /** The registry of users, tokens and per-user servers (the caller opens and closes it). */
-  registry: ServerRegistry;
-  /** Servers every user gets (the `--config` file), never written to the registry, and the naming strategy. */
-  sharedConfig?: { servers: readonly ServerSpec[]; naming?: NamingStrategy };
-  /** @default noopLogger */
-  logger?: Logger;
-  /** Host names accepted in `Host` besides the loopback names (and in `Origin`). */
-  allowedHosts?: readonly string[];
-  /** Origins accepted besides the loopback names and the allowed hosts. */
-  allowedOrigins?: readonly string[];
-  /** @default DEFAULT_MAX_BODY_BYTES */
-  maxBodyBytes?: number;
-  /** @default DEFAULT_SESSION_IDLE_TTL_MS */
-  sessionIdleTtlMs?: number;
-  /** 2025-era sessions per user; more are refused with 429. @default DEFAULT_MAX_SESSIONS_PER_USER */
-  maxSessionsPerUser?: number;
-  /** 2025-era sessions in total. @default DEFAULT_MAX_SESSIONS */
-  maxSessions?: number;
-  /** 2026-07-28 `subscriptions/listen` streams per user; more are refused with 429. @default DEFAULT_MAX_LISTEN_STREAMS_PER_USER */
-  maxListenStreamsPerUser?: number;
-  /** `subscriptions/listen` streams in total. @default DEFAULT_MAX_LISTEN_STREAMS */
-  maxListenStreams?: number;
-  /** `/api/events` streams per user; more are refused with 429. @default DEFAULT_MAX_EVENT_STREAMS_PER_USER */
-  maxEventStreamsPerUser?: number;
-  /** `/api/events` streams in total. @default DEFAULT_MAX_EVENT_STREAMS */
-  maxEventStreams?: number;
-  /** Pool tuning (idle TTL, cap, call queue timeout, audit, client options). */
-  pool?: ClientPoolTuning;
-  /** How long a verified token is trusted before the registry is asked again; 0 asks every time. @default TOKEN_CACHE_TTL_MS */
-  tokenCacheTtlMs?: number;
-  /** Rate-limit clock and bucket store (tool rules, endpoints and limits live in the registry). */
-  access?: GatewayAccessOptions;
-  /** Tool search on `/mcp` (and endpoints that set none) for users without their own setting. @default none: every definition */
-  toolSearch?: ToolSearchMode;
-}
+export type { GatewayOptions } from './gateway-options.js';
 
 /** The gateway. */
 export class Gateway {

@@ -27,6 +27,7 @@ import { isListenRequest } from './listen-request.js';
 import { MAX_LISTENED_RESOURCES, listenedResources } from './listened-resources.js';
 import { isStreaming, onResponseEnd, type ExchangeEndHook } from './on-response-end.js';
 import { UserEndpoint } from './user-endpoint.js';
+import { resumeSession } from './resume-session.js';
 import { sessionDigest } from './session-seal.js';
 import type { SessionIds } from './session-ids.js';
 import type { SessionStates } from './session-states.js';
@@ -275,41 +276,10 @@ export class McpEndpoint {
   #resume(id: string, user: RegistryUser): Promise<LegacySession | Response> {
     let resuming = this.#resuming.get(id);
     if (resuming === undefined) {
-      resuming = this.#resumeOnce(id, user).finally(() => this.#resuming.delete(id));
+      resuming = resumeSession(id, user, { options: this.#options, endpointOf: (owner) => this.endpointOf(owner), hooks: (owner, release, opened) => this.#hooks(owner, release, opened) }).finally(() => this.#resuming.delete(id));
       this.#resuming.set(id, resuming);
     }
     return resuming;
-  }
-
-  async #resumeOnce(id: string, user: RegistryUser): Promise<LegacySession | Response> {
-    // The SDK's own answer for an unknown session: the client starts a new one.
-    const notFound = (): Response => Response.json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }, { status: 404 });
-    const ids = this.#options.sessionIds;
-    if (ids === undefined) return notFound();
-    const reading = await ids.read(id, user);
-    if (reading.kind === 'forbidden') return mcpErrorResponse(new SwitchboardError(ErrorCode.Forbidden, 'this session belongs to another user'));
-    if (reading.kind === 'not-found') return notFound();
-    let release: () => void;
-    try {
-      release = this.#options.sessionSlots.take(user);
-    } catch (error) {
-      return mcpErrorResponse(error);
-    }
-    try {
-      const lease = await this.#options.lease(user);
-      const endpoint = this.endpointOf(user);
-      endpoint.bind(lease.client);
-      const { state } = reading;
-      const session = await LegacySession.resume(id, endpoint, lease, { protocolVersion: state.protocolVersion, capabilities: state.clientCapabilities, clientInfo: state.clientInfo }, this.#options.maxBodyBytes, this.#hooks(user, release, 'session resumed'));
-      if (session === undefined) return notFound();
-      // What the client set through other replicas (log level, subscriptions), read once here.
-      const carried = await this.#options.sessionStates?.load(id, user.id);
-      if (carried !== undefined) await session.carry(carried);
-      return session;
-    } catch (error) {
-      release();
-      throw error;
-    }
   }
 
   /** Another replica stored the state of the session with this digest: applied here when this replica holds it. */

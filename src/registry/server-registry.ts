@@ -17,7 +17,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
-import { existsSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import type { Kysely } from 'kysely';
 import { ErrorCode, SwitchboardError, isSwitchboardError } from '../errors.js';
 import { noopLogger, type Logger } from '../logger.js';
@@ -34,6 +34,7 @@ import { parseStoredJson, requireUser, type RegistryContext } from './registry-c
 import type { RegistryChange, RegistryUser, UserRef } from './registry-types.js';
 import { systemResolver, type HostResolver } from './resolve-host.js';
 import { SECRET_KEY_ENV, SecretBox, commitPendingKeyFile, pendingKeyFile, writePendingKeyFile } from './secret-box.js';
+import { SETTING_KEY_ID, getSetting, loadSecretBox, setSetting } from './load-secret-box.js';
 import { sealClearSecrets } from './seal-clear-secrets.js';
 import { ClusterStore } from './cluster-store.js';
 import { ReplicaStatsStore } from './replica-stats-store.js';
@@ -54,7 +55,6 @@ export const DATABASE_ENV = 'SWITCHBOARD_DB';
 /** The key file beside an SQLite database. */
 export const KEY_FILE_NAME = 'secret.key';
 
-const SETTING_KEY_ID = 'secret_key_id';
 const SETTING_POLICY = 'tenant_policy';
 
 /** Options of {@link ServerRegistry.open}. */
@@ -374,44 +374,6 @@ export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
     const stored = await getSetting(this.#opened.db, SETTING_POLICY);
     return stored === undefined ? {} : parsePolicy(parseStoredJson(stored, 'tenant policy'), 'settings.tenant_policy');
   }
-}
-
-/**
- * Loads the key and checks it against the one the database records. Finishes (or undoes) a key
- * rotation that was interrupted between the database commit and the key file rename.
- */
-async function loadSecretBox(db: Kysely<RegistryDatabase>, secretKey: string | undefined, keyFile: string | undefined): Promise<SecretBox> {
-  const recorded = await getSetting(db, SETTING_KEY_ID);
-  if (keyFile !== undefined && existsSync(pendingKeyFile(keyFile))) {
-    const pending = SecretBox.load({ keyFile: pendingKeyFile(keyFile) }, false);
-    if (pending !== undefined && pending.keyId === recorded) commitPendingKeyFile(keyFile);
-    else rmSync(pendingKeyFile(keyFile), { force: true });
-  }
-  const box = SecretBox.load(secretKey === undefined ? { ...(keyFile === undefined ? {} : { keyFile }) } : { secretKey }, recorded === undefined);
-  if (box === undefined) {
-    throw new SwitchboardError(ErrorCode.SecretKeyInvalid, `this database holds secrets encrypted with key ${recorded ?? '?'}, but there is no key: ${keyFile ?? SECRET_KEY_ENV} does not exist`, {
-      hint: `restore the key file, or set ${SECRET_KEY_ENV} to the key`,
-    });
-  }
-  if (recorded === undefined) {
-    await db.insertInto('settings').values({ key: SETTING_KEY_ID, value: box.keyId }).onConflict((conflict) => conflict.column('key').doNothing()).execute();
-  }
-  const now = recorded ?? (await getSetting(db, SETTING_KEY_ID));
-  if (now !== box.keyId) {
-    throw new SwitchboardError(ErrorCode.SecretKeyInvalid, `this database's secrets are encrypted with key ${now ?? '?'}, but the key in ${box.source} is ${box.keyId}`, {
-      hint: `use the key this database was written with (${SECRET_KEY_ENV} or the key file)`,
-    });
-  }
-  return box;
-}
-
-async function getSetting(db: Kysely<RegistryDatabase>, key: string): Promise<string | undefined> {
-  const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
-  return row?.value;
-}
-
-async function setSetting(db: Kysely<RegistryDatabase>, key: string, value: string): Promise<void> {
-  await db.insertInto('settings').values({ key, value }).onConflict((conflict) => conflict.column('key').doUpdateSet({ value })).execute();
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
