@@ -3,7 +3,7 @@
  * `initialize` and the `notifications/initialized` after it are answered by the gateway, so the session
  * starts dormant; the fast path serves it as it is (the same answers as once it is awake); what needs a
  * server (a general-path call, the GET stream) builds one with the client's handshake; `DELETE` and the
- * idle sweep end a session that never had one; an `initialize` the lean path does not take still opens
+ * idle sweep end a session that never had one, and its id resumes it; an `initialize` the lean path does not take still opens
  * a session through the SDK. Over a real gateway and the kitchen-sink server.
  */
 
@@ -80,7 +80,7 @@ test('a plain initialize opens a dormant session; the fast path serves it; what 
   expect((await post(headers, { jsonrpc: '2.0', id: 4, method: 'tools/list' })).text).toBe(listed.text);
 });
 
-test('the GET stream wakes a dormant session; DELETE and the idle sweep end sessions that never had a server', async () => {
+test('the GET stream wakes a dormant session; DELETE and the idle sweep end sessions that never had a server; its id resumes it', async () => {
   const streamed = await openSession();
   const abort = new AbortController();
   const stream = await fetch(gateway.mcpUrl, { headers: { accept: 'text/event-stream', authorization: `Bearer ${gateway.adminToken}`, ...streamed.headers }, signal: abort.signal });
@@ -99,6 +99,16 @@ test('the GET stream wakes a dormant session; DELETE and the idle sweep end sess
   expect(sessionOf(idle.headers).server).toBeUndefined();
   expect(gateway.running.gateway.mcp.closeIdleSessions(Date.now() + 24 * 3_600_000)).toBeGreaterThanOrEqual(1);
   expect(gateway.running.gateway.mcp.session(idle.headers['mcp-session-id'] ?? '')).toBeUndefined();
+
+  // Its id resumes it (through the SDK, from the handshake sealed in the id), then the fast path serves it.
+  const resumed = await post(idle.headers, call('echo', { message: 'back' }));
+  expect(resumed.status).toBe(200);
+  const session = sessionOf(idle.headers);
+  expect(session.server?.getClientVersion()).toEqual(CLIENT_INFO);
+  expect(session.server?.getNegotiatedProtocolVersion()).toBe(VERSION);
+  const fast = await post(idle.headers, call('echo', { message: 'back' }));
+  expect(fast.headers.get('x-request-id')).toMatch(FAST_ID);
+  expect(fast.text).toBe(resumed.text);
 });
 
 test('an initialize the lean path leaves to the SDK still opens a session, awake', async () => {
