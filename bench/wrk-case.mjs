@@ -147,7 +147,7 @@ export function renderWrk(summary) {
   }
   if (summary.sessions !== undefined) {
     const { sessions } = summary;
-    out.push(`### Idle 2025-era sessions\n\n${sessions.sessions} sessions opened with a lean client (8 keep-alive sockets): **${format(sessions.rssPerSessionKiB, 1)} KiB** of gateway RSS per session once idle (RSS settled, ≤ 15 s; ${format(sessions.rssPerSessionAt1sKiB, 1)} KiB 1 s after the last one opened; RSS of the \`serve\` process without a forced GC, so garbage V8 has not collected yet counts too — \`node --expose-gc bench/session-heap.mjs\` measures what a session retains after a full GC, awake and dormant). The next one past \`maxSessionsPerUser\` is answered ${sessions.capStatus}: “${sessions.capMessage ?? '?'}”.\n`);
+    out.push(`### Idle 2025-era sessions\n\n${sessions.sessions} sessions opened with a lean client (8 keep-alive sockets): **${format(sessions.rssPerSessionKiB, 1)} KiB** of gateway RSS per session once idle (RSS settled, ≤ 15 s; ${format(sessions.rssPerSessionAt1sKiB, 1)} KiB 1 s after the last one opened; RSS of the \`serve\` process without a forced GC, so garbage V8 has not collected yet counts too — \`node --expose-gc bench/session-heap.mjs [--wake]\` measures what a session retains after a full GC; a plain \`initialize\` builds no SDK server, so the sessions are dormant from the start). The next one past \`maxSessionsPerUser\` is answered ${sessions.capStatus}: “${sessions.capMessage ?? '?'}”.\n`);
   }
   if (summary.targets.length > 0) {
     out.push('### Targets (issue 17)\n\n| target | measured | met |\n| --- | ---: | :---: |');

@@ -339,7 +339,7 @@ async function resourceOwner(client: UserClient, uri: string): Promise<UpstreamR
 }
 
 /** Instructions of the ready upstreams, each under its server's name. */
-function instructionsOf(client: UserClient): string | undefined {
+export function instructionsOf(client: UserClient): string | undefined {
   const parts: string[] = [];
   for (const status of client.status()) {
     const instructions = status.state === 'ready' ? client.instructions(status.name) : undefined;

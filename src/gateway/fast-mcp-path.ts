@@ -146,10 +146,9 @@ export class FastMcpPath {
 
   /** A 2025-era session's request; false when it is not one for the fast path. */
   #legacy(value: unknown, outgoing: ServerResponse, session: LegacySession, exchange: Exchange): boolean {
-    // A dormant session (no SDK server now) goes the general way once, which wakes it.
-    const server = session.server;
-    if (server === undefined) return false;
-    const capabilities = server.getClientCapabilities();
+    // Served awake or dormant (no SDK server built): the session keeps what its client declared.
+    const capabilities = session.clientCapabilities;
+    if (capabilities === undefined) return false;
     if (capabilities?.elicitation !== undefined || capabilities?.sampling !== undefined || session.record.logLevel !== undefined) return false;
     if (isCancellation(value)) return this.#cancel(value, outgoing, session, exchange);
     const request = rpcRequestOf(value);
@@ -188,7 +187,7 @@ export class FastMcpPath {
         ended();
         // A cancelled request gets no answer (the spec's rule, as the SDK keeps it): its stream just ends.
         if (this.#cancelled.has(abort)) return this.#endQuietly(outgoing, session, exchange);
-        const answer = result.kind === 'result' ? { result: result.structured ? server.projectCallToolResult(result.value, call.tool.outputSchema) : result.value } : { error: result.error };
+        const answer = result.kind === 'result' ? { result: result.structured ? session.projectCallToolResult(result.value, call.tool.outputSchema) : result.value } : { error: result.error };
         this.#send(outgoing, session, request.id, answer, exchange);
       },
     );

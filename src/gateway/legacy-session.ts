@@ -6,14 +6,20 @@
  * with the client's `DELETE`, when the user is removed, when it has been idle too long, or at shutdown.
  * A session idle for a while (nothing open, no subscription) lets its transport and server go
  * ({@link LegacySession.sleepIfIdle}) and rebuilds them for the next request that needs them (see
- * `legacy-session-engine`): an idle session costs its own state, not an SDK server's.
+ * `legacy-session-engine`): an idle session costs its own state, not an SDK server's. A plain
+ * `initialize` is answered without them at all (`lean-initialize`): such a session starts dormant, the
+ * fast path serves it as it is, and only a request that needs an SDK server builds one (issue 17).
  */
 
-import type { Server } from '@modelcontextprotocol/server';
+import type { CallToolResult, ClientCapabilities, Server } from '@modelcontextprotocol/server';
 import type { ClientLease, UserClient } from '../pool/index.js';
 import type { StoredSessionState } from '../registry/index.js';
 import { createSessionEngine, dropSessionEngine, handshakeOf, replayInitialize, type SessionEngine, type SessionHandshake } from './legacy-session-engine.js';
 import { newDownstreamSession, type DownstreamSession } from './downstream-session.js';
+import { instructionsOf } from './aggregated-server.js';
+import { dormantAnswerOf } from './dormant-answer.js';
+import { leanInitializeAnswer, leanInitializeOf } from './lean-initialize.js';
+import { projectLegacyCallToolResult } from './legacy-result-projection.js';
 import { isStreaming, type ExchangeEndHook } from './on-response-end.js';
 import { applySessionState, hasState } from './session-states.js';
 import type { UserEndpoint } from './user-endpoint.js';
@@ -75,6 +81,15 @@ export class LegacySession {
     hooks: LegacySessionHooks,
   ): Promise<Response> {
     const session = new LegacySession(id, endpoint, lease, maxBodyBytes, hooks);
+    const lean = parsedBody === undefined ? undefined : leanInitializeOf(request, parsedBody.value);
+    const client = lean === undefined ? undefined : session.client();
+    if (lean !== undefined && client !== undefined) {
+      // Answered here: the session starts dormant, with the handshake a woken engine replays.
+      session.#handshake = lean.handshake;
+      endpoint.attach(session.record);
+      hooks.onInitialized(session);
+      return leanInitializeAnswer(id, lean, instructionsOf(client));
+    }
     try {
       const engine = await session.#newEngine(() => hooks.onInitialized(session));
       session.#engine = engine;
@@ -129,6 +144,16 @@ export class LegacySession {
     return this.#engine?.server;
   }
 
+  /** The capabilities the client declared in `initialize`; undefined until it succeeded. */
+  get clientCapabilities(): ClientCapabilities | undefined {
+    return this.#handshake?.capabilities ?? this.#engine?.server.getClientCapabilities();
+  }
+
+  /** A `tools/call` result as this session's server sends it (also while it is dormant). */
+  projectCallToolResult(result: CallToolResult, outputSchema: Readonly<Record<string, unknown>> | undefined): CallToolResult {
+    return this.#engine?.server.projectCallToolResult(result, outputSchema) ?? projectLegacyCallToolResult(result, outputSchema);
+  }
+
   /** The user's client, or undefined while it is not available. */
   client(): UserClient | undefined {
     try {
@@ -156,6 +181,13 @@ export class LegacySession {
 
   /** Serves one request of this session; `onEnd` says when a streamed answer is over. */
   async handle(request: Request, onEnd: ExchangeEndHook, parsedBody?: { value: unknown }): Promise<Response> {
+    if (this.#engine === undefined && this.#waking === undefined && this.#handshake !== undefined) {
+      const answer = dormantAnswerOf(request, parsedBody);
+      if (answer !== undefined) {
+        this.#lastActive = Date.now();
+        return answer;
+      }
+    }
     this.#active++;
     let response: Response;
     try {

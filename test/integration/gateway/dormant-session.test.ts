@@ -2,8 +2,9 @@
  * Dormant 2025-era sessions (src/gateway/legacy-session-engine.ts): an idle session lets its SDK
  * transport and server go and gets them back for the next request that needs them, in the state the
  * client's `initialize` left — the same answers as before, the same client identity, one rebuild for
- * concurrent requests, the fast path again afterwards; `DELETE` still ends it; a session with a
- * subscription stays awake. Over a real gateway and the kitchen-sink server.
+ * concurrent requests, the fast path also while dormant; `DELETE` still ends it; a session with a
+ * subscription stays awake. A plain `initialize` opens a session dormant from the start (see
+ * lean-session.test.ts). Over a real gateway and the kitchen-sink server.
  */
 
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -50,6 +51,7 @@ test('a dormant session answers as before, with the client identity of its initi
   const headers = await openSession();
   const general = { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'echo', arguments: { message: 'hi' }, _meta: {} } };
   const before = await post(headers, general);
+  expect(sessionOf(headers).server).toBeDefined();
   const listed = await post(headers, { jsonrpc: '2.0', id: 6, method: 'prompts/list', params: {} });
   const session = sessionOf(headers);
   // Not idle long enough yet: it stays awake.
@@ -57,8 +59,12 @@ test('a dormant session answers as before, with the client identity of its initi
   expect(session.sleepIfIdle(later())).toBe(true);
   expect(session.server).toBeUndefined();
 
-  // The fast path leaves a dormant session to the general path, which wakes it.
-  const woken = await post(headers, { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'echo', arguments: { message: 'hi' } } });
+  // The fast path serves a dormant session as it is; the general path wakes it.
+  const dormant = await post(headers, { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'echo', arguments: { message: 'hi' } } });
+  expect(dormant.headers.get('x-request-id')).toMatch(FAST_ID);
+  expect(dormant.text).toBe(before.text);
+  expect(session.server).toBeUndefined();
+  const woken = await post(headers, general);
   expect(woken.headers.get('x-request-id')).not.toMatch(FAST_ID);
   expect(woken.text).toBe(before.text);
   expect(session.server?.getClientVersion()).toEqual(CLIENT_INFO);
@@ -73,7 +79,9 @@ test('a dormant session answers as before, with the client identity of its initi
 test('concurrent requests wake a dormant session once; DELETE ends a dormant session', async () => {
   const headers = await openSession();
   const session = sessionOf(headers);
-  expect(session.sleepIfIdle(later())).toBe(true);
+  // Opened dormant: nothing built yet.
+  expect(session.server).toBeUndefined();
+  expect(session.sleepIfIdle(later())).toBe(false);
   const answers = await Promise.all([1, 2, 3].map((id) => post(headers, { jsonrpc: '2.0', id, method: 'tools/list', params: { _meta: {} } })));
   for (const answer of answers) expect(answer.status).toBe(200);
   expect(new Set(answers.map((answer) => answer.text.replace(/"id":\d/, ''))).size).toBe(1);
