@@ -10,6 +10,7 @@
 import { validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
 import { ErrorCode, SwitchboardError } from '../errors.js';
 import { LOOPBACK_HOSTNAMES } from './gateway-defaults.js';
+import { BoundedMemo } from '../util/bounded-memo.js';
 
 /** Options of {@link createHostCheck}. */
 export interface HostCheckOptions {
@@ -38,14 +39,20 @@ export function hostnameOf(value: string): string {
 export function createHostCheck(options: HostCheckOptions = {}): HostCheck {
   const hosts = [...new Set([...LOOPBACK_HOSTNAMES, ...(options.allowedHosts ?? []).map(hostnameOf)])];
   const origins = [...new Set([...hosts, ...(options.allowedOrigins ?? []).map(hostnameOf)])];
+  // Clients send the same few Host and Origin values on every request: each value is judged once
+  // (the SDK's checks parse a URL: a visible share of a fast-path call, issue 17).
+  const hostVerdicts = new BoundedMemo<ReturnType<typeof validateHostHeader>>();
+  const originVerdicts = new BoundedMemo<ReturnType<typeof validateOriginHeader>>();
   return (request) => {
-    const host = validateHostHeader(request.headers.get('host'), hosts);
+    const hostHeader = request.headers.get('host');
+    const host = hostVerdicts.get(hostHeader, () => validateHostHeader(hostHeader, hosts));
     if (!host.ok) {
       return new SwitchboardError(ErrorCode.Forbidden, `${host.message}: this gateway answers only to ${hosts.join(', ')}`, {
         hint: 'start the gateway with --allowed-host NAME to accept another name',
       });
     }
-    const origin = validateOriginHeader(request.headers.get('origin'), origins);
+    const originHeader = request.headers.get('origin');
+    const origin = originVerdicts.get(originHeader, () => validateOriginHeader(originHeader, origins));
     if (!origin.ok) {
       return new SwitchboardError(ErrorCode.Forbidden, `${origin.message}: requests from web pages must come from this gateway's own origin`, {
         hint: 'start the gateway with --allowed-origin ORIGIN to accept pages of another origin',

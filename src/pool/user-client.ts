@@ -322,10 +322,17 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
     client.on('server-log', (event) => {
       if (current() && generation.disclosure.showsLog(event)) this.emit('server-log', event);
     });
-    // Call events come from every generation: a replaced client's running calls still end.
-    client.on('tool-call-start', (event) => this.emit('tool-call-start', { ...event, userId: this.#user.id }));
-    client.on('tool-call-end', (event) => this.emit('tool-call-end', { ...event, userId: this.#user.id }));
-    client.on('tool-call-refused', (event) => this.emit('tool-call-refused', { ...event, userId: this.#user.id }));
+    // Call events come from every generation: a replaced client's running calls still end. Built only
+    // when someone listens (a dashboard, the cluster relay): per call they were a visible share (issue 17).
+    client.on('tool-call-start', (event) => {
+      if (this.listenerCount('tool-call-start') > 0) this.emit('tool-call-start', { ...event, userId: this.#user.id });
+    });
+    client.on('tool-call-end', (event) => {
+      if (this.listenerCount('tool-call-end') > 0) this.emit('tool-call-end', { ...event, userId: this.#user.id });
+    });
+    client.on('tool-call-refused', (event) => {
+      if (this.listenerCount('tool-call-refused') > 0) this.emit('tool-call-refused', { ...event, userId: this.#user.id });
+    });
     if (this.listenerCount('tool-progress') > 0) this.#wireProgress(generation, true);
   }
 

@@ -67,6 +67,18 @@ export interface AuditWriterStats {
   dropped: Record<AuditDropReason, number>;
 }
 
+let stampMs = -1;
+let stamp = '';
+/** `timestamp()` of now, formatted once per millisecond (several calls end in the same one under load). */
+function stampNow(): string {
+  const now = Date.now();
+  if (now !== stampMs) {
+    stampMs = now;
+    stamp = timestamp(new Date(now));
+  }
+  return stamp;
+}
+
 /** Buffers audit entries and writes them in batches, retrying while the database is away. */
 export class AuditWriter {
   readonly #store: AuditStore;
@@ -110,7 +122,7 @@ export class AuditWriter {
       this.#dropped.full++;
       return;
     }
-    this.#buffer.push({ ...entry, id: entry.id ?? newId(), createdAt: entry.createdAt ?? timestamp() });
+    this.#buffer.push({ ...entry, id: entry.id ?? newId(), createdAt: entry.createdAt ?? stampNow() });
     // While waiting to retry, the retry timer writes everything; new entries only join the queue.
     if (this.#retryTimer !== undefined) return;
     if (this.#buffer.length >= this.#batchSize) {
