@@ -139,10 +139,11 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     .option('--idp-create-users', 'Add an allowed person as a user at their first sign-in')
     .option('--idp-label <text>', 'The sign-in button\'s text (default "Sign in with your organisation")')
     .option('--tool-search <mode>', 'Tool search for users without their own setting: off, on or auto (default: off, every definition)')
+    .option('--replica-url <url>', 'In a cluster: the URL the other replicas reach this one at, e.g. http://10.0.0.5:7410 (default: the listening URL)')
     .example('switchboard serve --config switchboard.yaml')
     .example('switchboard serve --stdio --config /path/to/switchboard.yaml --db /path/to/.switchboard/switchboard.db')
     .example('switchboard serve --host 0.0.0.0 --allowed-host gateway.internal.example')
-    .action((flags: GlobalFlags & { db?: unknown; host?: unknown; port?: unknown; stdio?: boolean; user?: unknown; endpoint?: unknown; allowedHost?: unknown; allowedOrigin?: unknown; limit?: unknown; publicUrl?: unknown; oauth?: boolean; dynamicRegistration?: boolean; oauthRedirectHost?: unknown; toolSearch?: unknown } & IdpFlagValues) => {
+    .action((flags: GlobalFlags & { db?: unknown; host?: unknown; port?: unknown; stdio?: boolean; user?: unknown; endpoint?: unknown; allowedHost?: unknown; allowedOrigin?: unknown; limit?: unknown; publicUrl?: unknown; replicaUrl?: unknown; oauth?: boolean; dynamicRegistration?: boolean; oauthRedirectHost?: unknown; toolSearch?: unknown } & IdpFlagValues) => {
       stopsOnSignal = true;
       process.on('SIGTERM', onSignal);
       const logger = setup(flags);
@@ -160,6 +161,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
           allowedOrigins: listOf(flags.allowedOrigin),
           limits: listOf(flags.limit),
           ...(flags.toolSearch === undefined ? {} : { toolSearch: String(flags.toolSearch) }),
+          ...(flags.replicaUrl === undefined ? {} : { replicaUrl: String(flags.replicaUrl) }),
           oauth:
             flags.oauth === false
               ? false

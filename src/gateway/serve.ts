@@ -52,6 +52,11 @@ export interface StartGatewayOptions extends Omit<GatewayOptions, 'registry'>, H
    * The gateway's own OAuth authorization server for its MCP clients (issue 18); `false` turns it off
    * (static API tokens only). `issuer` is the gateway's public URL. @default on, issuer = the listening URL
    */
+  /**
+   * Where the other replicas of a cluster reach this one (the replica-to-replica hop, issue 20), e.g.
+   * `http://10.0.0.5:7410`. @default the listening URL (127.0.0.1 for a wildcard host: replicas on one machine)
+   */
+  replicaUrl?: string;
   oauth?: (Omit<OAuthServerOptions, 'issuer' | 'logger'> & { issuer?: string; external?: ExternalAuthorizationConfig }) | false;
 }
 
@@ -76,6 +81,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new SwitchboardError(ErrorCode.InvalidArgument, `the port must be a whole number from 0 to 65535, got ${String(options.port)}`);
   // Checked before anything opens, so a bad limit fails the start at once.
   const limits = resolveHttpServerLimits(options);
+  const replicaUrl = options.replicaUrl === undefined ? undefined : checkedReplicaUrl(options.replicaUrl);
   const ownsRegistry = options.registry === undefined;
   const registry = options.registry ?? (await ServerRegistry.open({ ...(options.db === undefined ? {} : { db: options.db }), logger }));
   let gateway: Gateway | undefined;
@@ -113,7 +119,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
       logger.warn('listening on every interface: clients elsewhere must use a name given with --allowed-host', { host });
     }
     // In the cluster of every gateway on this database from now on (a replica that cannot write its row does not start).
-    await gateway.replica.start(url);
+    await gateway.replica.start(replicaUrl ?? url);
     logger.info('gateway listening', { url, registry: registry.label, replica: gateway.replica.id });
     const running = gateway;
     let closing: Promise<void> | undefined;
@@ -181,4 +187,18 @@ function isWildcard(host: string): boolean {
 
 function urlHost(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+/** `replicaUrl` as the heartbeat stores it (its origin), or INVALID_ARGUMENT saying what is wrong. */
+function checkedReplicaUrl(value: string): string {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(value);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.username !== '' || parsed.password !== '') {
+    throw new SwitchboardError(ErrorCode.InvalidArgument, `the replica URL must be an http:// or https:// address without credentials, got "${value}"`, { hint: 'give where the other replicas reach this one, e.g. --replica-url http://10.0.0.5:7410' });
+  }
+  return parsed.origin;
 }

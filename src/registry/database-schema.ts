@@ -179,26 +179,6 @@ export interface OAuthKeysTable {
   created_at: string;
 }
 
-/** `call_leases`: calls running under a user's concurrent-call limit, cluster-wide (migration 008). */
-export interface CallLeasesTable {
-  id: string;
-  user_id: string;
-  /** The replica running the call (its lease counts while that replica is live). */
-  replica_id: string;
-  /** Renewed by the replica while the call runs; a lease past it no longer counts (a string from PostgreSQL's bigint). */
-  expires_ms: number | string;
-}
-
-/** `session_states`: a 2025-era session's log level and subscriptions, by the SHA-256 of its id (migration 008). */
-export interface SessionStatesTable {
-  digest: string;
-  user_id: string;
-  /** JSON `{ logLevel?, subscriptions: [[exposedUri, server, uri], …] }`. */
-  state: string;
-  updated_at: string;
-}
-
-/** Every table of the registry. */
 /** `replicas`: the gateway processes on this database, with their heartbeat (migration 006). */
 export interface ReplicasTable {
   id: string;

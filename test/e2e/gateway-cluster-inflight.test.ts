@@ -15,7 +15,7 @@
  * e. (last) The replica holding an `input_required` call and a login is SIGKILLed: the retry and the
  *    redirect sent elsewhere end at once with CALL_INTERRUPTED naming it, never a hang.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -23,24 +23,17 @@ import { Client as V2Client, StreamableHTTPClientTransport as V2HttpTransport, t
 import { SecretBox } from '../../src/registry/secret-box.js';
 import { ServerRegistry } from '../../src/registry/server-registry.js';
 import { startOAuthProtectedServer, type OAuthFixture } from '../fixtures/servers/oauth-protected-server.mjs';
-import { FIXTURES, KITCHEN_SINK, ROOT, freePort } from '../helpers/fixtures.js';
+import { FIXTURES, KITCHEN_SINK, freePort } from '../helpers/fixtures.js';
 import { newToken } from '../helpers/gateway-process.js';
 import { haproxyMissing, startHaproxy, type RunningHaproxy } from '../helpers/haproxy.js';
 import { waitFor } from '../helpers/processes.js';
 import { createTestDatabase, postgresUnavailableReason, type TestDatabase } from '../helpers/registry-backends.js';
 import { startReplica, type ReplicaProcess } from '../helpers/replica-process.js';
+import { deployedBackend } from '../helpers/cluster-test-bed.js';
 
 const reason = process.env.CI === 'true' ? undefined : ((await postgresUnavailableReason()) ?? haproxyMissing());
 const ASKING_SERVER = `${FIXTURES}/asking-server.mjs`;
 const HOP_HEADER = 'x-switchboard-hop';
-
-/** The backend section of deploy/haproxy.cfg, with its server lines pointed at `ports`. */
-function deployedBackend(ports: readonly number[]): string[] {
-  const text = readFileSync(join(ROOT, 'deploy/haproxy.cfg'), 'utf8');
-  const section = text.slice(text.search(/^backend switchboard$/m)).split('\n').slice(1);
-  const lines = section.map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#') && !line.startsWith('server '));
-  return [...lines, ...ports.map((port, index) => `server r${index + 1} 127.0.0.1:${port}`)];
-}
 
 /** A replica with its cluster id. */
 interface Member {
@@ -119,7 +112,7 @@ describe.skipIf(reason !== undefined)(`in-flight state across three replicas beh
   };
   const inFlight = async (replica: Member): Promise<number> => {
     const text = await (await fetch(`${replica.process.url}/metrics`, { headers: { authorization: `Bearer ${adminToken}` } })).text();
-    return Number(/^switchboard_calls_in_flight (\d+)/m.exec(text)?.[1] ?? -1);
+    return Number(/^switchboard_calls_in_flight(?:\{replica="[^"]*"\})? (\d+)/m.exec(text)?.[1] ?? -1);
   };
 
   /**

@@ -9,7 +9,7 @@
  *    refused by every replica within 1 s, although each had it in its token cache.
  * 2. (the kill phase) is test/e2e/gateway-cluster-kill.test.ts.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -18,30 +18,15 @@ import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextp
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { SecretBox } from '../../src/registry/secret-box.js';
 import { ServerRegistry } from '../../src/registry/server-registry.js';
-import { KITCHEN_SINK, ROOT, freePort } from '../helpers/fixtures.js';
+import { KITCHEN_SINK, freePort } from '../helpers/fixtures.js';
 import { newToken } from '../helpers/gateway-process.js';
 import { haproxyMissing, startHaproxy, type RunningHaproxy } from '../helpers/haproxy.js';
 import { waitFor } from '../helpers/processes.js';
 import { createTestDatabase, postgresUnavailableReason, type TestDatabase } from '../helpers/registry-backends.js';
 import { startReplica, type ReplicaProcess } from '../helpers/replica-process.js';
+import { deployedBackend, mcpAnswers } from '../helpers/cluster-test-bed.js';
 
 const reason = process.env.CI === 'true' ? undefined : ((await postgresUnavailableReason()) ?? haproxyMissing());
-
-/** The backend section of deploy/haproxy.cfg, with its server lines pointed at `ports`. */
-function deployedBackend(ports: readonly number[]): string[] {
-  const text = readFileSync(join(ROOT, 'deploy/haproxy.cfg'), 'utf8');
-  const section = text.slice(text.search(/^backend switchboard$/m)).split('\n').slice(1);
-  const lines = section.map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
-  expect(lines.filter((line) => line.startsWith('server ')).length).toBe(3);
-  return [...lines.filter((line) => !line.startsWith('server ')), ...ports.map((port, index) => `server r${index + 1} 127.0.0.1:${port}`)];
-}
-
-/** POST /mcp answers with status 200 a replica counted (its own /metrics). */
-async function mcpAnswers(replica: ReplicaProcess, token: string): Promise<number> {
-  const text = await (await fetch(`${replica.url}/metrics`, { headers: { authorization: `Bearer ${token}` } })).text();
-  const line = /^switchboard_http_requests_total\{method="POST",route="\/mcp",status="200"(?:,replica="[^"]*")?\} (\d+)/m.exec(text);
-  return Number(line?.[1] ?? 0);
-}
 
 interface CountingClient {
   client: V1Client;

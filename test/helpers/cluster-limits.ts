@@ -3,18 +3,10 @@
  * ports, and a bare 2025-era MCP client over fetch that sends each request to the replica a test
  * names (a session opened on one replica, used on another) and reads a session's GET stream.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { ROOT } from './fixtures.js';
 import { waitFor } from './processes.js';
+import { deployedBackend } from './cluster-test-bed.js';
 
-/** The backend section of deploy/haproxy.cfg, with its server lines pointed at `ports`. */
-export function deployedBackend(ports: readonly number[]): string[] {
-  const text = readFileSync(join(ROOT, 'deploy/haproxy.cfg'), 'utf8');
-  const section = text.slice(text.search(/^backend switchboard$/m)).split('\n').slice(1);
-  const lines = section.map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
-  return [...lines.filter((line) => !line.startsWith('server ')), ...ports.map((port, index) => `server r${index + 1} 127.0.0.1:${port}`)];
-}
+export { deployedBackend };
 
 /** A JSON-RPC message as read off the wire. */
 export type RpcMessage = { id?: number; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: { message: string } };

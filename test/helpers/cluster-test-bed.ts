@@ -31,10 +31,10 @@ export function deployedBackend(ports: readonly number[]): string[] {
   return [...lines.filter((line) => !line.startsWith('server ')), ...ports.map((port, index) => `server r${index + 1} 127.0.0.1:${port}`)];
 }
 
-/** POST /mcp answers with status 200 a replica counted (its own /metrics). */
+/** POST /mcp answers with status 200 a replica counted (its own /metrics; on PostgreSQL each sample has its `replica` label). */
 export async function mcpAnswers(replica: ReplicaProcess, token: string): Promise<number> {
   const text = await (await fetch(`${replica.url}/metrics`, { headers: { authorization: `Bearer ${token}` } })).text();
-  const line = /^switchboard_http_requests_total\{method="POST",route="\/mcp",status="200"\} (\d+)/m.exec(text);
+  const line = /^switchboard_http_requests_total\{method="POST",route="\/mcp",status="200"(?:,replica="[^"]*")?\} (\d+)/m.exec(text);
   return Number(line?.[1] ?? 0);
 }
 

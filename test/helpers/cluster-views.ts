@@ -4,17 +4,18 @@
  * fixture as the shared server `sink`), a user `tess` with a token, and a real HAProxy in front with
  * deploy/haproxy.cfg's backend (round-robin, no stickiness). `close()` ends everything it started.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SecretBox } from '../../src/registry/secret-box.js';
 import { ServerRegistry } from '../../src/registry/server-registry.js';
-import { KITCHEN_SINK, ROOT, freePort } from './fixtures.js';
+import { KITCHEN_SINK, freePort } from './fixtures.js';
 import { newToken } from './gateway-process.js';
 import { startHaproxy, type RunningHaproxy } from './haproxy.js';
 import { waitFor } from './processes.js';
 import { createTestDatabase, type TestDatabase } from './registry-backends.js';
 import { startReplica, type ReplicaProcess } from './replica-process.js';
+import { deployedBackend } from './cluster-test-bed.js';
 
 /** A running cluster. */
 export interface ViewsCluster {
@@ -26,14 +27,6 @@ export interface ViewsCluster {
   /** The token of `tess`, an ordinary user. */
   userToken: string;
   close(): Promise<void>;
-}
-
-/** The backend section of deploy/haproxy.cfg, with its server lines pointed at `ports`. */
-function deployedBackend(ports: readonly number[]): string[] {
-  const text = readFileSync(join(ROOT, 'deploy/haproxy.cfg'), 'utf8');
-  const section = text.slice(text.search(/^backend switchboard$/m)).split('\n').slice(1);
-  const lines = section.map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#') && !line.startsWith('server '));
-  return [...lines, ...ports.map((port, index) => `server r${index + 1} 127.0.0.1:${port}`)];
 }
 
 /** Starts the cluster; on a failure, whatever started is closed again. */

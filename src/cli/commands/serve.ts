@@ -39,6 +39,8 @@ export interface ServeOptions {
   identityProvider?: IdentityProviderFlags;
   /** `--tool-search off|on|auto`: the mode of users without their own setting; over HTTP only. */
   toolSearch?: string;
+  /** `--replica-url`: where the other replicas of a cluster reach this one; over HTTP only. */
+  replicaUrl?: string;
   logLevel: JsonLogLevel;
   /** Aborted by SIGINT/SIGTERM. */
   signal: AbortSignal;
@@ -61,6 +63,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   if (!options.stdio && options.user !== undefined) throw usageError('--user applies to --stdio only (over HTTP, each request says who it is with its token)');
   if (options.stdio && (options.limits?.length ?? 0) > 0) throw usageError('--limit applies to the HTTP gateway: over --stdio there is one client and no sockets');
   if (options.toolSearch !== undefined && !(TOOL_SEARCH_MODES as readonly string[]).includes(options.toolSearch)) throw usageError(`--tool-search must be one of ${TOOL_SEARCH_MODES.join(', ')}, got "${options.toolSearch}"`);
+  if (options.stdio && options.replicaUrl !== undefined) throw usageError('--replica-url applies to the HTTP gateway: a --stdio gateway serves one client and takes no hops');
   if (options.stdio && options.toolSearch !== undefined) throw usageError('--tool-search applies to the HTTP gateway: over --stdio, set the user\'s own (switchboard users tool-search NAME on)');
   const limits = parseGatewayLimits(options.limits ?? []);
   const shared = await sharedConfig(options);
@@ -95,6 +98,7 @@ export async function serve(options: ServeOptions): Promise<void> {
       ...oauthOf(withIdentityProvider(options), shared?.config.authorization),
       ...limits,
       ...(options.toolSearch === undefined ? {} : { toolSearch: options.toolSearch as ToolSearchMode }),
+      ...(options.replicaUrl === undefined ? {} : { replicaUrl: options.replicaUrl }),
       ...(options.hurry === undefined ? {} : { hurry: options.hurry }),
     });
     try {

@@ -136,6 +136,14 @@ describe.skipIf(reason !== undefined)(`sessions across two replicas on PostgreSQ
     expect(seen.replicas.map((replica) => replica.id)).toEqual(expect.arrayContaining(ids));
     expect(seen.replicas.find((replica) => replica.id === third.gateway.replica.id)?.url).toBe(third.url);
     await third.close({ deadlineMs: 0 });
+    // A replica on another machine says where the others reach it (the hop); a bad address is refused at start.
+    const advertised = await startGateway({ registry: secondRegistry, port: 0, replicaUrl: 'http://10.0.0.5:7410/ignored-path' });
+    try {
+      expect((await readyz(first.url)).replicas.find((replica) => replica.id === advertised.gateway.replica.id)?.url).toBe('http://10.0.0.5:7410');
+    } finally {
+      await advertised.close({ deadlineMs: 0 });
+    }
+    await expect(startGateway({ registry: secondRegistry, port: 0, replicaUrl: 'ftp://user:pw@10.0.0.5' })).rejects.toThrow(/the replica URL must be an http:\/\/ or https:\/\/ address without credentials/);
     const after = await readyz(second.url);
     expect(after.replicas.map((replica) => replica.id)).not.toContain(third.gateway.replica.id);
     expect(after.replicas.map((replica) => replica.id)).toEqual(expect.arrayContaining(ids.slice(0, 2)));
