@@ -29,7 +29,8 @@ import type { Gateway } from './gateway.js';
 import type { LegacySession } from './legacy-session.js';
 import { readJsonBody, type JsonBody } from './read-node-body.js';
 import { callFailure } from './aggregated-server.js';
-import { wireToolsFor } from './wire-catalog.js';
+import { messageText, resultMessageText, writeAccepted, writeJsonMessage, writeSseEnd, writeSseMessage } from './fast-mcp-answers.js';
+import { toolsListJson } from './tools-list-cache.js';
 import { toWireResult } from './wire-format.js';
 import type { CatalogTool } from '../client/multi-server-client.js';
 import type { UserClient } from '../pool/index.js';
@@ -156,13 +157,13 @@ export class FastMcpPath {
     const client = session.client();
     if (client === undefined) return false;
     if (request.method === 'ping') {
-      this.#send(outgoing, session, request.id, { result: {} }, exchange);
+      this.#send(outgoing, session, messageText(request.id, { result: {} }), exchange);
       return true;
     }
     if (!this.#plain(session.userId, client)) return false;
     if (request.method === 'tools/list') {
       if (Object.keys(request.params).length > 0) return false;
-      this.#send(outgoing, session, request.id, { result: { tools: wireToolsFor(client.listTools(), capabilities) } }, exchange);
+      this.#send(outgoing, session, resultMessageText(request.id, toolsListJson(client, capabilities)), exchange);
       return true;
     }
     const call = callOf(request, client);
@@ -186,9 +187,13 @@ export class FastMcpPath {
         outgoing.off('close', gone);
         ended();
         // A cancelled request gets no answer (the spec's rule, as the SDK keeps it): its stream just ends.
-        if (this.#cancelled.has(abort)) return this.#endQuietly(outgoing, session, exchange);
+        if (this.#cancelled.has(abort)) {
+          if (outgoing.destroyed) return;
+          writeSseEnd(outgoing, session.id, exchange.requestId);
+          return this.#observe(exchange, 200);
+        }
         const answer = result.kind === 'result' ? { result: result.structured ? session.projectCallToolResult(result.value, call.tool.outputSchema) : result.value } : { error: result.error };
-        this.#send(outgoing, session, request.id, answer, exchange);
+        this.#send(outgoing, session, messageText(request.id, answer), exchange);
       },
     );
     return true;
@@ -198,8 +203,7 @@ export class FastMcpPath {
   #cancel(value: JsonObject, outgoing: ServerResponse, session: LegacySession, exchange: Exchange): boolean {
     const params = value.params as JsonObject;
     if (!this.#abortRunning(session.id, params.requestId as string | number, typeof params.reason === 'string' ? params.reason : undefined)) return false;
-    outgoing.writeHead(202, { ...this.#baseHeaders(exchange), 'content-length': 0 });
-    outgoing.end();
+    writeAccepted(outgoing, exchange.requestId);
     this.#observe(exchange, 202);
     return true;
   }
@@ -240,7 +244,7 @@ export class FastMcpPath {
           const result = await this.#call(lease.client, call, tracked);
           const answer = result.kind === 'result' ? { result: stampModern(result.structured ? projectStructured(result.value) : result.value) } : { error: result.error };
           outgoing.off('close', gone);
-          this.#sendJson(outgoing, request.id, answer, exchange);
+          this.#sendJson(outgoing, messageText(request.id, answer), exchange);
         } finally {
           lease.release();
         }
@@ -248,7 +252,7 @@ export class FastMcpPath {
       (error: unknown) => {
         tracked.end();
         outgoing.off('close', gone);
-        this.#sendJson(outgoing, request.id, { error: jsonRpcErrorOf(error) }, exchange);
+        this.#sendJson(outgoing, messageText(request.id, { error: jsonRpcErrorOf(error) }), exchange);
       },
     );
     return true;
@@ -285,45 +289,18 @@ export class FastMcpPath {
     }
   }
 
-  /** The SDK's SSE answer of a 2025-era POST: one `message` event, then the end of the stream. */
-  #send(outgoing: ServerResponse, session: LegacySession, id: string | number, answer: { result: unknown } | { error: unknown }, exchange: Exchange): void {
+  /** A 2025-era session's answer (`message`: its JSON text), observed. */
+  #send(outgoing: ServerResponse, session: LegacySession, message: string, exchange: Exchange): void {
     if (outgoing.destroyed) return;
-    const message = 'result' in answer ? { result: answer.result, jsonrpc: '2.0', id } : { jsonrpc: '2.0', id, error: answer.error };
-    const text = `event: message\ndata: ${JSON.stringify(message)}\n\n`;
-    outgoing.writeHead(200, {
-      ...this.#baseHeaders(exchange),
-      'content-type': 'text/event-stream',
-      'cache-control': 'no-cache, no-transform',
-      'x-accel-buffering': 'no',
-      'mcp-session-id': session.id,
-      // One event and the end: a known length spares chunked framing (one write of headers and body).
-      'content-length': Buffer.byteLength(text),
-    });
-    outgoing.end(text);
+    writeSseMessage(outgoing, session.id, exchange.requestId, message);
     this.#observe(exchange, 200);
   }
 
-  /** The end of a cancelled call's stream: the SSE headers and no message. */
-  #endQuietly(outgoing: ServerResponse, session: LegacySession, exchange: Exchange): void {
+  /** A 2026-07-28 request's JSON answer (`message`: its text), observed. */
+  #sendJson(outgoing: ServerResponse, message: string, exchange: Exchange): void {
     if (outgoing.destroyed) return;
-    outgoing.writeHead(200, { ...this.#baseHeaders(exchange), 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no', 'mcp-session-id': session.id });
-    outgoing.end();
+    writeJsonMessage(outgoing, exchange.requestId, message);
     this.#observe(exchange, 200);
-  }
-
-  /** The SDK's JSON answer of a 2026-07-28 request. */
-  #sendJson(outgoing: ServerResponse, id: string | number, answer: { result: unknown } | { error: unknown }, exchange: Exchange): void {
-    if (outgoing.destroyed) return;
-    const message = 'result' in answer ? { result: answer.result, jsonrpc: '2.0', id } : { jsonrpc: '2.0', id, error: answer.error };
-    const text = JSON.stringify(message);
-    outgoing.writeHead(200, { ...this.#baseHeaders(exchange), 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-    outgoing.end(text);
-    this.#observe(exchange, 200);
-  }
-
-  /** The headers the app puts on every answer (a client's own `x-request-id` is kept when well-formed). */
-  #baseHeaders(exchange: Exchange): Record<string, string> {
-    return { 'x-request-id': exchange.requestId, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY' };
   }
 
   /** The metrics and the request log line of the general path. */

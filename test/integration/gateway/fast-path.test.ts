@@ -6,7 +6,7 @@
  */
 
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { KITCHEN_SINK } from '../../helpers/fixtures.js';
+import { FIXTURES, KITCHEN_SINK } from '../../helpers/fixtures.js';
 import { startTestGateway, type TestGateway } from '../../helpers/gateway.js';
 
 let gateway: TestGateway;
@@ -48,6 +48,30 @@ test('a 2025 tools/call, tools/list and ping on the fast path answer exactly as 
     expect(fast.text).toBe(general.text);
   }
 });
+
+test('the fast path\'s tools/list follows the catalog: a server added to the user\'s registry entries is listed at once', async () => {
+  const own = await startTestGateway({ servers: { sink: { command: process.execPath, args: [KITCHEN_SINK] } } });
+  try {
+    const headers = await openSession(own);
+    const names = async (): Promise<string[]> => {
+      const listed = await post(headers, { jsonrpc: '2.0', id: 'list', method: 'tools/list', params: {} }, undefined, own);
+      expect(listed.headers.get('x-request-id')).toMatch(FAST_ID);
+      const data = listed.text.split('\n').find((line) => line.startsWith('data: ')) ?? '';
+      return (JSON.parse(data.slice(6)) as { result: { tools: Array<{ name: string }> } }).result.tools.map((tool) => tool.name);
+    };
+    const before = await names();
+    expect(await names()).toEqual(before);
+    expect(before).not.toContain('tool_1');
+    await own.registry.servers.add('admin', 'many', { command: process.execPath, args: [`${FIXTURES}/many-tools-server.mjs`, '--count', '3'] });
+    const deadline = Date.now() + 15_000;
+    let after = await names();
+    while (!after.includes('tool_1') && Date.now() < deadline) after = await names();
+    expect(after).toEqual(expect.arrayContaining(['tool_0', 'tool_1', 'tool_2']));
+    expect(after).toEqual(expect.arrayContaining(before));
+  } finally {
+    await own.close();
+  }
+}, 30_000);
 
 test('an unknown tool, a batch and a progress token go to the general path', async () => {
   const unknown = await post(session, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'nope', arguments: {} } });

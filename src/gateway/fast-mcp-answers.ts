@@ -1,0 +1,60 @@
+/**
+ * @module gateway/fast-mcp-answers
+ * How the fast path writes its answers on the Node response, as the SDK's transports would: a 2025-era
+ * POST gets one SSE `message` event and the end of the stream, a 2026-07-28 request a JSON body; both
+ * with a known length (one write of headers and body, no chunked framing) and the headers the app puts
+ * on every answer. Messages are JSON text already, so a cached part (a `tools/list` result) is spliced
+ * in rather than serialized again.
+ */
+
+import type { ServerResponse } from 'node:http';
+
+/** A JSON-RPC answer of the fast path. */
+export type FastAnswer = { result: unknown } | { error: unknown };
+
+/** The message text of `answer` to request `id` (the same bytes as `JSON.stringify` of the SDK's message). */
+export function messageText(id: string | number, answer: FastAnswer): string {
+  return JSON.stringify('result' in answer ? { result: answer.result, jsonrpc: '2.0', id } : { jsonrpc: '2.0', id, error: answer.error });
+}
+
+/** The message text of a result already serialized as `resultJson`. */
+export function resultMessageText(id: string | number, resultJson: string): string {
+  return `{"result":${resultJson},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
+}
+
+/** The headers the app puts on every answer (a client's own `x-request-id` is kept when well-formed). */
+function baseHeaders(requestId: string): Record<string, string> {
+  return { 'x-request-id': requestId, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY' };
+}
+
+/** The SDK's SSE answer of a 2025-era POST: one `message` event with `message`, then the end. */
+export function writeSseMessage(outgoing: ServerResponse, sessionId: string, requestId: string, message: string): void {
+  const text = `event: message\ndata: ${message}\n\n`;
+  outgoing.writeHead(200, {
+    ...baseHeaders(requestId),
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache, no-transform',
+    'x-accel-buffering': 'no',
+    'mcp-session-id': sessionId,
+    'content-length': Buffer.byteLength(text),
+  });
+  outgoing.end(text);
+}
+
+/** The end of a cancelled call's stream: the SSE headers and no message. */
+export function writeSseEnd(outgoing: ServerResponse, sessionId: string, requestId: string): void {
+  outgoing.writeHead(200, { ...baseHeaders(requestId), 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no', 'mcp-session-id': sessionId });
+  outgoing.end();
+}
+
+/** The SDK's JSON answer of a 2026-07-28 request. */
+export function writeJsonMessage(outgoing: ServerResponse, requestId: string, message: string): void {
+  outgoing.writeHead(200, { ...baseHeaders(requestId), 'content-type': 'application/json', 'content-length': Buffer.byteLength(message) });
+  outgoing.end(message);
+}
+
+/** A 202 for a notification (as the SDK answers them). */
+export function writeAccepted(outgoing: ServerResponse, requestId: string): void {
+  outgoing.writeHead(202, { ...baseHeaders(requestId), 'content-length': 0 });
+  outgoing.end();
+}
