@@ -114,3 +114,24 @@ console.log('\nby owner (self time, node core and natives charged to their neare
 console.log(top(owners, 25).join('\n'));
 console.log('\ntop functions (self time):');
 console.log(top(functions, 40).join('\n'));
+
+// Inclusive (total) time of our functions: what each layer costs with everything it calls.
+const totals = new Map();
+function walk(id, stack) {
+  const node = nodes.get(id);
+  const frame = node.callFrame;
+  const key = `${frame.functionName || '(anonymous)'} ${bucketOf(frame)}`;
+  const self = frame.functionName === '(idle)' ? 0 : counts.get(id) ?? 0;
+  const fresh = !stack.has(key);
+  if (fresh) stack.add(key);
+  let sum = self;
+  for (const childId of node.children ?? []) sum += walk(childId, stack);
+  if (fresh) {
+    stack.delete(key);
+    totals.set(key, (totals.get(key) ?? 0) + sum);
+  }
+  return sum;
+}
+walk(profile.nodes[0].id, new Set());
+console.log('\ntop functions (total time, ours and node core http):');
+console.log(top(new Map([...totals].filter(([key]) => key.includes('ours:') || key.includes('_http') || key.includes('GC'))), Number(process.env.PROFILE_TOTALS ?? 40)).join('\n'));
