@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serverEnv } from './clients.mjs';
+import { echoCallEnv } from './echo-call.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
@@ -34,27 +35,9 @@ const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profileDi
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 const url = `http://127.0.0.1:${port}/mcp`;
-const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-const initialize = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'profile', version: '1' } } };
-let answer;
-for (let tries = 0; tries < 200; tries++) {
-  answer = await fetch(url, { method: 'POST', headers, body: JSON.stringify(initialize) }).catch(() => undefined);
-  if (answer?.status === 200) break;
-  await new Promise((resolve) => setTimeout(resolve, 100));
-}
-const callHeaders = { authorization: headers.authorization };
-let body;
-if (era === '2025') {
-  callHeaders['mcp-session-id'] = answer.headers.get('mcp-session-id');
-  callHeaders['mcp-protocol-version'] = '2025-06-18';
-  await fetch(url, { method: 'POST', headers: { ...headers, ...callHeaders }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
-  body = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello' } } };
-} else {
-  Object.assign(callHeaders, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'echo' });
-  body = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello' }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'p', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } } };
-}
+const wrkEnv = await echoCallEnv(url, token, era, 'profile');
 const wrk = spawnSync('wrk', ['-t1', '-c8', `-d${seconds}s`, '-s', `${benchDir}wrk/post.lua`, url], {
-  env: { ...process.env, WRK_BODY: JSON.stringify(body), WRK_EXPECT: '"text":"hello"', WRK_HEADERS: Object.entries(callHeaders).map(([key, value]) => `${key}: ${value}`).join('\n') },
+  env: wrkEnv,
   encoding: 'utf8',
 });
 const result = JSON.parse(wrk.stdout.split('\n').find((line) => line.startsWith('WRK_RESULT ')).slice(11));
