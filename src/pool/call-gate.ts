@@ -25,4 +25,6 @@ export interface CallGate {
    * `waitMs`, or REQUEST_CANCELLED when `signal` aborts.
    */
   run<T>(user: GatedUser, limit: number, task: () => Promise<T>, options: CallGateOptions): Promise<T>;
+  /** True when `run` under `limit` would only run the task (nothing to count): the caller may skip it. */
+  passes(limit: number): boolean;
 }

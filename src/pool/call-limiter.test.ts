@@ -78,3 +78,19 @@ test('raising the limit starts waiting tasks', async () => {
   gate.resolve();
   await first;
 });
+
+test('tryStart takes a free slot only when nobody waits; finish gives it back and starts a waiting task', async () => {
+  const limiter = new CallLimiter(1);
+  expect(limiter.tryStart()).toBe(true);
+  expect(limiter.tryStart()).toBe(false);
+  let started = false;
+  const waiting = limiter.run(async () => {
+    started = true;
+  });
+  expect(limiter.waiting).toBe(1);
+  limiter.finish();
+  await waiting;
+  expect(started).toBe(true);
+  expect(limiter.active).toBe(0);
+  expect(limiter.tryStart()).toBe(true);
+});

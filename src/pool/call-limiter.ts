@@ -59,6 +59,22 @@ export class CallLimiter {
     }
   }
 
+  /**
+   * Takes a slot now if one is free (and nobody waits for it): true, and the caller must
+   * {@link finish} it. The per-call path's way in, without `run`'s promise and closures.
+   */
+  tryStart(): boolean {
+    if (this.#active >= this.#limit || this.#queue.length > 0) return false;
+    this.#active++;
+    return true;
+  }
+
+  /** Gives back a slot taken by {@link tryStart}. */
+  finish(): void {
+    this.#active--;
+    this.#drain();
+  }
+
   /** Fails every waiting call (used on close). */
   rejectWaiting(error: SwitchboardError): void {
     for (const waiter of this.#queue.splice(0)) waiter.fail(error);

@@ -115,3 +115,13 @@ test('the leases of running calls are renewed; none is left once they end; closi
   limiter.close();
   expect(await waiting).toMatchObject({ code: 'SERVER_DISCONNECTED' });
 });
+
+test('only a finite limit on a shared database is the gate\'s to count; otherwise callers may skip it', () => {
+  const source = new FakeSource();
+  const gate = new ClusterCallLimiter(source, member, { logger });
+  expect(gate.passes(Number.POSITIVE_INFINITY)).toBe(true);
+  expect(gate.passes(4)).toBe(false);
+  (source.callLeases as { shared: boolean }).shared = false;
+  expect(gate.passes(4)).toBe(true);
+  gate.close();
+});

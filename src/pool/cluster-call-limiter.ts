@@ -115,8 +115,12 @@ export class ClusterCallLimiter implements CallGate {
     return !this.#closed && Number.isFinite(limit) && this.#source.callLeases.shared && this.#membership.replicaId() !== undefined && this.#membership.liveReplicas() > 1;
   }
 
+  passes(limit: number): boolean {
+    return this.#closed || !Number.isFinite(limit) || !this.#source.callLeases.shared;
+  }
+
   async run<T>(user: GatedUser, limit: number, task: () => Promise<T>, options: CallGateOptions): Promise<T> {
-    if (this.#closed || !Number.isFinite(limit) || !this.#source.callLeases.shared) return task();
+    if (this.passes(limit)) return task();
     const replicaId = this.#membership.replicaId();
     if (!this.applies(limit) || replicaId === undefined) return this.#runUnleased(user.id, limit, task);
     const id = randomUUID();

@@ -23,6 +23,7 @@ import type { ToolResult } from '../result/tool-result.js';
 import { TypedEmitter, type Listener } from '../util/typed-emitter.js';
 import { TenantDisclosure } from './tenant-disclosure.js';
 import { CallLimiter, DEFAULT_CALL_QUEUE_TIMEOUT_MS } from './call-limiter.js';
+import { auditCall } from './audit-call.js';
 import type { UserClientEvents, UserClientOptions } from './pool-types.js';
 import { closeGeneration, connectGeneration, needsPinning, pinnedFetchFor, reconfigurableInPlace, signatureOf, type Generation } from './user-generation.js';
 
@@ -191,7 +192,7 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
    * Calls a tool, within the user's concurrent-call limit (waiting for a slot at most the pool's
    * queue timeout), and records the call in the audit log.
    */
-  async callTool(name: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<ToolResult> {
+  callTool(name: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<ToolResult> {
     return this.#metered(name, args, options, (client) => client.callTool(name, args, options), (result) => (result.isError ? TOOL_ERROR_CODE : undefined));
   }
 
@@ -203,31 +204,57 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
     return this.#metered(name, args, options, (client) => client.tasks.start(name, args, options), () => undefined);
   }
 
-  async #metered<T>(name: string, args: Record<string, unknown>, options: CallOptions, run: (client: MultiServerClient) => Promise<T>, errorCodeOf: (result: T) => string | undefined): Promise<T> {
-    if (this.#closing !== undefined) throw closedError(this.#user.name);
+  /** Runs a call under the user's limits (here, then in a cluster), audited. Not `async`: one promise layer less per call. */
+  #metered<T>(name: string, args: Record<string, unknown>, options: CallOptions, run: (client: MultiServerClient) => Promise<T>, errorCodeOf: (result: T) => string | undefined): Promise<T> {
+    if (this.#closing !== undefined) return Promise.reject(closedError(this.#user.name));
     const started = performance.now();
-    let generation: Generation | undefined;
-    const queueTimeoutMs = this.#options.callQueueTimeoutMs ?? DEFAULT_CALL_QUEUE_TIMEOUT_MS;
-    const running = async (): Promise<T> => {
-      generation = this.#current;
-      generation.running++;
-      try {
-        return await run(generation.client);
-      } finally {
-        generation.running--;
-        if (generation.running === 0) generation.idle?.();
-      }
-    };
-    // The replica's own limit first; then, in a cluster, the user's place among every replica's calls.
+    const limiter = this.#limiter;
     const gate = this.#options.callGate;
-    const gated = gate === undefined ? running : () => gate.run(this.#user, this.#limiter.limit, running, { ...(options.signal === undefined ? {} : { signal: options.signal }), waitMs: Math.max(0, queueTimeoutMs - (performance.now() - started)) });
+    // A free slot and nothing for the cluster to count: the call runs here, without the queue's closures.
+    if ((gate === undefined || gate.passes(limiter.limit)) && limiter.tryStart()) return this.#direct(name, args, started, run, errorCodeOf);
+    return this.#queued(name, args, options, started, run, errorCodeOf);
+  }
+
+  /** {@link #metered} of a call that may have to wait for a place: the replica's own limit first, then the cluster's. */
+  async #queued<T>(name: string, args: Record<string, unknown>, options: CallOptions, started: number, run: (client: MultiServerClient) => Promise<T>, errorCodeOf: (result: T) => string | undefined): Promise<T> {
+    const queueTimeoutMs = this.#options.callQueueTimeoutMs ?? DEFAULT_CALL_QUEUE_TIMEOUT_MS;
+    const signal = options.signal === undefined ? {} : { signal: options.signal };
+    const gate = this.#options.callGate;
+    let ran = false;
+    const task = (): Promise<T> => {
+      ran = true;
+      return this.#direct(name, args, started, run, errorCodeOf, false);
+    };
+    const gated = gate === undefined ? task : () => gate.run(this.#user, this.#limiter.limit, task, { ...signal, waitMs: Math.max(0, queueTimeoutMs - (performance.now() - started)) });
     try {
-      const result = await this.#limiter.run(gated, { ...(options.signal === undefined ? {} : { signal: options.signal }), queueTimeoutMs, subject: `user "${this.#user.name}"` });
+      return await this.#limiter.run(gated, { ...signal, queueTimeoutMs, subject: `user "${this.#user.name}"` });
+    } catch (error) {
+      if (ran) throw error;
+      // Refused while waiting (timeout, cancelled, closing): filed under the name it was called by.
+      this.#audit(name, args, undefined, performance.now() - started, isSwitchboardError(error) ? error.code : ErrorCode.Internal);
+      throw this.#current.disclosure.error(error);
+    }
+  }
+
+  #audit(name: string, args: Record<string, unknown>, generation: Generation | undefined, durationMs: number, errorCode: string | undefined): void {
+    if (this.#options.audit !== undefined) auditCall(this.#options.audit, this.#user, generation, name, this.#options.auditArguments === true ? args : undefined, durationMs, errorCode);
+  }
+
+  /** A call that has its place (`slot`: a local one taken by `tryStart`, given back here): run, counted, audited. */
+  async #direct<T>(name: string, args: Record<string, unknown>, started: number, run: (client: MultiServerClient) => Promise<T>, errorCodeOf: (result: T) => string | undefined, slot = true): Promise<T> {
+    const generation = this.#current;
+    generation.running++;
+    try {
+      const result = await run(generation.client);
       this.#audit(name, args, generation, performance.now() - started, errorCodeOf(result));
       return result;
     } catch (error) {
       this.#audit(name, args, generation, performance.now() - started, isSwitchboardError(error) ? error.code : ErrorCode.Internal);
-      throw (generation ?? this.#current).disclosure.error(error);
+      throw generation.disclosure.error(error);
+    } finally {
+      generation.running--;
+      if (generation.running === 0) generation.idle?.();
+      if (slot) this.#limiter.finish();
     }
   }
 
@@ -365,22 +392,6 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
     void retiring.finally(() => this.#retiring.delete(retiring));
   }
 
-  #audit(name: string, args: Record<string, unknown>, generation: Generation | undefined, durationMs: number, errorCode: string | undefined): void {
-    const audit = this.#options.audit;
-    if (audit === undefined) return;
-    // Whose the name is even while its server is not up, so a refused call is filed under its tool.
-    const tool = generation?.client.ownerOf(name);
-    audit.write({
-      userId: this.#user.id,
-      userName: this.#user.name,
-      ...(tool === undefined ? {} : { server: tool.server }),
-      tool: tool?.originalName ?? name,
-      ok: errorCode === undefined,
-      ...(errorCode === undefined ? {} : { errorCode }),
-      durationMs,
-      ...(this.#options.auditArguments === true ? { arguments: args } : {}),
-    });
-  }
 }
 
 function closedError(user: string): SwitchboardError {

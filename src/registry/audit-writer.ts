@@ -79,6 +79,28 @@ function stampNow(): string {
   return stamp;
 }
 
+/**
+ * `entry` with its id and time, as an object of one fixed shape: a spread with optional fields made a
+ * new hidden class per combination and cost ~2 µs per call on the gateway's path (issue 17).
+ */
+function stamped(entry: AuditRecord): AuditRecord {
+  return {
+    id: entry.id ?? newId(),
+    userId: entry.userId,
+    userName: entry.userName,
+    server: entry.server,
+    tool: entry.tool,
+    ok: entry.ok,
+    errorCode: entry.errorCode,
+    durationMs: entry.durationMs,
+    arguments: entry.arguments,
+    createdAt: entry.createdAt ?? stampNow(),
+    endpoint: entry.endpoint,
+    decision: entry.decision,
+    rule: entry.rule,
+  };
+}
+
 /** Buffers audit entries and writes them in batches, retrying while the database is away. */
 export class AuditWriter {
   readonly #store: AuditStore;
@@ -122,7 +144,7 @@ export class AuditWriter {
       this.#dropped.full++;
       return;
     }
-    this.#buffer.push({ ...entry, id: entry.id ?? newId(), createdAt: entry.createdAt ?? stampNow() });
+    this.#buffer.push(stamped(entry));
     // While waiting to retry, the retry timer writes everything; new entries only join the queue.
     if (this.#retryTimer !== undefined) return;
     if (this.#buffer.length >= this.#batchSize) {
