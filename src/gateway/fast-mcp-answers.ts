@@ -22,39 +22,36 @@ export function resultMessageText(id: string | number, resultJson: string): stri
   return `{"result":${resultJson},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
 }
 
-/** The headers the app puts on every answer (a client's own `x-request-id` is kept when well-formed). */
-function baseHeaders(requestId: string): Record<string, string> {
-  return { 'x-request-id': requestId, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY' };
-}
+/**
+ * Node's `writeHead` takes headers as a flat name/value list: no object to build (a spread of the
+ * shared ones cost a hidden-class migration per answer) and no keyed walk of it (issue 17). Every
+ * answer carries the headers the app puts on all of them; a client's own `x-request-id` is kept when
+ * well-formed.
+ */
+const SECURITY = ['x-content-type-options', 'nosniff', 'referrer-policy', 'no-referrer', 'x-frame-options', 'DENY'] as const;
+const SSE = ['content-type', 'text/event-stream', 'cache-control', 'no-cache, no-transform', 'x-accel-buffering', 'no'] as const;
 
 /** The SDK's SSE answer of a 2025-era POST: one `message` event with `message`, then the end. */
 export function writeSseMessage(outgoing: ServerResponse, sessionId: string, requestId: string, message: string): void {
   const text = `event: message\ndata: ${message}\n\n`;
-  outgoing.writeHead(200, {
-    ...baseHeaders(requestId),
-    'content-type': 'text/event-stream',
-    'cache-control': 'no-cache, no-transform',
-    'x-accel-buffering': 'no',
-    'mcp-session-id': sessionId,
-    'content-length': Buffer.byteLength(text),
-  });
+  outgoing.writeHead(200, ['x-request-id', requestId, ...SECURITY, ...SSE, 'mcp-session-id', sessionId, 'content-length', String(Buffer.byteLength(text))]);
   outgoing.end(text);
 }
 
 /** The end of a cancelled call's stream: the SSE headers and no message. */
 export function writeSseEnd(outgoing: ServerResponse, sessionId: string, requestId: string): void {
-  outgoing.writeHead(200, { ...baseHeaders(requestId), 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no', 'mcp-session-id': sessionId });
+  outgoing.writeHead(200, ['x-request-id', requestId, ...SECURITY, ...SSE, 'mcp-session-id', sessionId]);
   outgoing.end();
 }
 
 /** The SDK's JSON answer of a 2026-07-28 request. */
 export function writeJsonMessage(outgoing: ServerResponse, requestId: string, message: string): void {
-  outgoing.writeHead(200, { ...baseHeaders(requestId), 'content-type': 'application/json', 'content-length': Buffer.byteLength(message) });
+  outgoing.writeHead(200, ['x-request-id', requestId, ...SECURITY, 'content-type', 'application/json', 'content-length', String(Buffer.byteLength(message))]);
   outgoing.end(message);
 }
 
 /** A 202 for a notification (as the SDK answers them). */
 export function writeAccepted(outgoing: ServerResponse, requestId: string): void {
-  outgoing.writeHead(202, { ...baseHeaders(requestId), 'content-length': 0 });
+  outgoing.writeHead(202, ['x-request-id', requestId, ...SECURITY, 'content-length', '0']);
   outgoing.end();
 }

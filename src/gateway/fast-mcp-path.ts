@@ -78,7 +78,7 @@ interface RpcRequest {
 export class FastMcpPath {
   readonly #gateway: Gateway;
   /** Fast-path calls of 2025 sessions in flight, by session and JSON-RPC id (for `notifications/cancelled`). */
-  readonly #running = new Map<string, AbortController[]>();
+  readonly #running = new Map<string, AbortController | AbortController[]>();
   readonly #cancelled = new WeakSet<AbortController>();
   #nextId = 0;
   readonly #idPrefix = `f${randomBytes(4).toString('hex')}`;
@@ -173,17 +173,14 @@ export class FastMcpPath {
     const tracked = this.#gateway.calls.begin(session.userId, call.tool.server, { key: session.record, era: 'legacy', canElicit: false, canSample: false }, undefined, true);
     const abort = tracked.call.abort;
     // A client may reuse an id while a call is running (nothing forbids it on the wire): a cancellation of that id cancels every such call.
-    const running = this.#running.get(key);
-    if (running === undefined) this.#running.set(key, [abort]);
-    else running.push(abort);
+    this.#track(key, abort);
     const ended = session.exchange();
     const gone = (): void => abort.abort(new Error('the client went away'));
-    outgoing.once('close', gone);
+    // `on`, not `once` (no wrapper per call): it is taken off below, and a second abort does nothing.
+    outgoing.on('close', gone);
     void this.#call(client, call, tracked).then(
       (result) => {
-        const left = this.#running.get(key)?.filter((other) => other !== abort) ?? [];
-        if (left.length === 0) this.#running.delete(key);
-        else this.#running.set(key, left);
+        this.#untrack(key, abort);
         outgoing.off('close', gone);
         ended();
         // A cancelled request gets no answer (the spec's rule, as the SDK keeps it): its stream just ends.
@@ -210,11 +207,31 @@ export class FastMcpPath {
 
   /** Cancels the fast-path calls of `sessionId` with that JSON-RPC id (here, or told by another replica); false when none runs here. */
   #abortRunning(sessionId: string, requestId: string | number, reason: string | undefined): boolean {
-    const running = this.#running.get(`${sessionId}\n${String(requestId)}`);
-    if (running === undefined) return false;
+    const found = this.#running.get(`${sessionId}\n${String(requestId)}`);
+    if (found === undefined) return false;
+    const running = Array.isArray(found) ? found : [found];
     for (const abort of running) this.#cancelled.add(abort);
     for (const abort of running) abort.abort(new Error(reason ?? 'cancelled by the client'));
     return true;
+  }
+
+  /** A running call under `key`: one controller, or a list when a client reuses an id (nothing on the wire forbids it). */
+  #track(key: string, abort: AbortController): void {
+    const running = this.#running.get(key);
+    if (running === undefined) this.#running.set(key, abort);
+    else if (Array.isArray(running)) running.push(abort);
+    else this.#running.set(key, [running, abort]);
+  }
+
+  #untrack(key: string, abort: AbortController): void {
+    const running = this.#running.get(key);
+    if (running === abort) {
+      this.#running.delete(key);
+    } else if (Array.isArray(running)) {
+      const left = running.filter((other) => other !== abort);
+      if (left.length === 0) this.#running.delete(key);
+      else this.#running.set(key, left.length === 1 ? (left[0] as AbortController) : left);
+    }
   }
 
   /** A 2026-07-28 stateless `tools/call`; false when it is not one for the fast path. */

@@ -45,9 +45,17 @@ test('a 2025 tools/call, tools/list and ping on the fast path answer exactly as 
     expect(fast.status).toBe(general.status);
     expect(fast.headers.get('content-type')).toBe(general.headers.get('content-type'));
     expect(fast.headers.get('mcp-session-id')).toBe(session['mcp-session-id']);
+    // Every header the general path sends, with the same value (the framing may differ: a known length or chunks).
+    expect(headerSet(fast.headers)).toEqual(headerSet(general.headers));
     expect(fast.text).toBe(general.text);
   }
 });
+
+/** Headers but the per-request ones and the body framing, as `name: value` lines. */
+function headerSet(headers: Headers): string[] {
+  const varying = new Set(['date', 'x-request-id', 'content-length', 'transfer-encoding', 'connection', 'keep-alive']);
+  return [...headers].filter(([name]) => !varying.has(name)).map(([name, value]) => `${name}: ${value}`).sort();
+}
 
 test('the fast path\'s tools/list follows the catalog: a server added to the user\'s registry entries is listed at once', async () => {
   const own = await startTestGateway({ servers: { sink: { command: process.execPath, args: [KITCHEN_SINK] } } });
@@ -113,6 +121,26 @@ async function expectCancellable(on: TestGateway, headers: Record<string, string
 
 test('notifications/cancelled of a fast-path call cancels it upstream; the call gets no answer', async () => {
   await expectCancellable(gateway, session);
+});
+
+test('two running calls with the same id are both cancelled by one notifications/cancelled; a third call is untouched', async () => {
+  const sleep = (id: string, ms: number): Promise<{ status: number; text: string }> => post(session, { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'sleep', arguments: { ms } } });
+  const first = sleep('dup', 15_000);
+  const second = sleep('dup', 15_000);
+  const other = sleep('other', 300);
+  const deadline = Date.now() + 10_000;
+  while (gateway.running.gateway.calls.size < 3) {
+    if (Date.now() > deadline) throw new Error('the calls did not start');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const cancelled = await post(session, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'dup', reason: 'test' } });
+  expect(cancelled.status).toBe(202);
+  expect((await first).text).toBe('');
+  expect((await second).text).toBe('');
+  expect((await other).text).toContain('"id":"other"');
+  // Nothing of the cancelled calls is left to cancel.
+  const again = await post(session, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'dup', reason: 'test' } });
+  expect(again.headers.get('x-request-id')).not.toMatch(FAST_ID);
 });
 
 test('with no token cache, the fast path checks the token itself, so a cancellation still finds its call', async () => {
