@@ -33,18 +33,21 @@ export function readJsonBody(incoming: IncomingMessage, maxBytes: number): Promi
       }
       chunks.push(chunk);
     });
-    incoming.once('error', reject);
+    // `on`, not `once`: each fires once at most, the request is dropped with its listeners, and a
+    // promise settles once — `once` only added a wrapper per listener per call (issue 17).
+    incoming.on('error', reject);
     // A client that goes away mid-body never sends the end: answer (to nobody) rather than wait forever.
-    incoming.once('close', () => {
+    incoming.on('close', () => {
       if (!incoming.complete) resolve({ kind: 'invalid' });
     });
-    incoming.once('end', () => {
+    incoming.on('end', () => {
       if (tooLarge) {
         resolve({ kind: 'too-large' });
         return;
       }
       try {
-        resolve({ kind: 'json', value: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown });
+        const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+        resolve({ kind: 'json', value: JSON.parse(body.toString('utf8')) as unknown });
       } catch {
         resolve({ kind: 'invalid' });
       }

@@ -166,6 +166,21 @@ test('a 2026-07-28 tools/call on the fast path carries resultType and the server
   });
 });
 
+test('a 2026-07-28 tools/call answers the same bytes on the fast path as on the general path', async () => {
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+  for (const [name, args] of [['echo', { message: 'modern' }], ['fail', {}]] as const) {
+    const headers = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name };
+    const body = { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name, arguments: args, _meta: meta } };
+    const fast = await post(headers, body);
+    // A trace context sends the same request the general way.
+    const general = await post({ ...headers, traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' }, body);
+    expect(fast.headers.get('x-request-id')).toMatch(FAST_ID);
+    expect(general.headers.get('x-request-id')).not.toMatch(FAST_ID);
+    expect(headerSet(fast.headers)).toEqual(headerSet(general.headers));
+    expect(fast.text).toBe(general.text);
+  }
+});
+
 test('a wrong token and a foreign Origin are still refused', async () => {
   const body = { jsonrpc: '2.0', id: 9, method: 'ping' };
   expect((await post({ ...session, authorization: 'Bearer wrong' }, body)).status).toBe(401);
