@@ -42,33 +42,46 @@ export class RequestPath {
     return this.#readySession();
   }
 
-  /** Sends `method`; `toolName`: a `tools/call` of that tool (named in errors; the string is built only on failure). */
-  async request(method: string, params: Record<string, unknown> | undefined, options: CallOptions, toolName: string | undefined): Promise<unknown> {
+  /**
+   * Sends `method`; `toolName`: a `tools/call` of that tool (named in errors; the string is built only
+   * on failure). Not `async` while the server is serving: one promise derived per call instead of an
+   * async frame (the per-call path, issue 17); a failure is handled by {@link #recover}.
+   */
+  request(method: string, params: Record<string, unknown> | undefined, options: CallOptions, toolName: string | undefined): Promise<unknown> {
     const timeoutMs = options.timeoutMs ?? this.#spec.callTimeoutMs;
     // A call made while the server is being restarted waits for it (it has not reached the server).
-    if (!this.#life.state.serving) await this.#whenReady(timeoutMs, options.signal);
+    if (!this.#life.state.serving) return this.#whenReady(timeoutMs, options.signal).then(() => this.#sendOrRecover(method, params, options, timeoutMs, toolName));
+    return this.#sendOrRecover(method, params, options, timeoutMs, toolName);
+  }
+
+  #sendOrRecover(method: string, params: Record<string, unknown> | undefined, options: CallOptions, timeoutMs: number, toolName: string | undefined): Promise<unknown> {
     const session = this.#link.sessionId;
+    let sent: Promise<unknown>;
+    try {
+      sent = this.#send(method, params, options, timeoutMs, toolName);
+    } catch (error) {
+      return this.#recover(error, session, method, params, options, timeoutMs, toolName);
+    }
+    return sent.then(undefined, (error: unknown) => this.#recover(error, session, method, params, options, timeoutMs, toolName));
+  }
+
+  /** A failed request: sent again once when its HTTP session expired, else the failure as the caller sees it. */
+  async #recover(error: unknown, session: string | undefined, method: string, params: Record<string, unknown> | undefined, options: CallOptions, timeoutMs: number, toolName: string | undefined): Promise<unknown> {
+    const operation = toolName === undefined ? method : `${method} ${toolName}`;
+    // A 404 for a known session means the server forgot it: the spec requires a new initialize.
+    // Requests on that session never reached a live one (they 404 or are cut off by the
+    // re-initialize), so sending them again is safe whatever they do.
+    const expired = session !== undefined && this.#link.transportKind === 'http' && (httpStatusOf(error) === 404 || this.#expiredSessions.has(session));
+    if (!expired || this.#life.closing || options.signal?.aborted === true) throw this.callError(error, operation, options.signal);
+    this.#expiredSessions.add(session);
+    this.#logger.info('session expired (HTTP 404); re-initializing', { method });
+    this.#life.lastError = toSwitchboardError(error, { server: this.#spec.name, operation });
+    if (this.#link.sessionId === session) await this.#life.reconnect('session-expired').catch(() => {});
+    else await this.#whenReady(timeoutMs, options.signal);
     try {
       return await this.#send(method, params, options, timeoutMs, toolName);
-    } catch (error) {
-      const operation = toolName === undefined ? method : `${method} ${toolName}`;
-      // A 404 for a known session means the server forgot it: the spec requires a new initialize.
-      // Requests on that session never reached a live one (they 404 or are cut off by the
-      // re-initialize), so sending them again is safe whatever they do.
-      const expired = session !== undefined && this.#link.transportKind === 'http' && (httpStatusOf(error) === 404 || this.#expiredSessions.has(session));
-      if (expired && !this.#life.closing && options.signal?.aborted !== true) {
-        this.#expiredSessions.add(session);
-        this.#logger.info('session expired (HTTP 404); re-initializing', { method });
-        this.#life.lastError = toSwitchboardError(error, { server: this.#spec.name, operation });
-        if (this.#link.sessionId === session) await this.#life.reconnect('session-expired').catch(() => {});
-        else await this.#whenReady(timeoutMs, options.signal);
-        try {
-          return await this.#send(method, params, options, timeoutMs, toolName);
-        } catch (retryError) {
-          throw this.callError(retryError, operation, options.signal);
-        }
-      }
-      throw this.callError(error, operation, options.signal);
+    } catch (retryError) {
+      throw this.callError(retryError, operation, options.signal);
     }
   }
 

@@ -238,9 +238,9 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
   }
 
   /** Calls a tool. A result with `isError: true` is returned, not thrown. */
-  async callTool(name: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<ToolResult> {
-    const raw = await this.#path.request('tools/call', options.meta === undefined ? { name, arguments: args } : { name, arguments: args, _meta: options.meta }, options, name);
-    return normalizeToolResult(raw, this.spec.name);
+  callTool(name: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<ToolResult> {
+    // Not `async`: one derived promise on the per-call path.
+    return this.#path.request('tools/call', options.meta === undefined ? { name, arguments: args } : { name, arguments: args, _meta: options.meta }, options, name).then((raw) => normalizeToolResult(raw, this.spec.name));
   }
 
   /** Reads a resource. */

@@ -284,8 +284,9 @@ export class FastMcpPath {
     const user = client.user;
     if (user.id !== userId) return false;
     const access = this.#gateway.access;
-    if ((toolSearchSettingsOf(client, access.gateFor(user))?.mode ?? 'off') !== 'off') return false;
-    return access.everythingAllowed(user) && access.gateFor(user).unrestricted;
+    const gate = access.gateFor(user);
+    if ((toolSearchSettingsOf(client, gate)?.mode ?? 'off') !== 'off') return false;
+    return access.everythingAllowed(user) && gate.unrestricted;
   }
 
   /** Runs a call through the user's client (its limit, audit and cancellation), tracked for the shutdown. */

@@ -24,11 +24,11 @@ import { TypedEmitter, type Listener } from '../util/typed-emitter.js';
 import { TenantDisclosure } from './tenant-disclosure.js';
 import { CallLimiter, DEFAULT_CALL_QUEUE_TIMEOUT_MS } from './call-limiter.js';
 import { auditCall } from './audit-call.js';
+import { CALL_TOOL, toolErrorCodeOf, type RunCall } from './run-call.js';
 import type { UserClientEvents, UserClientOptions } from './pool-types.js';
 import { closeGeneration, connectGeneration, needsPinning, pinnedFetchFor, reconfigurableInPlace, signatureOf, type Generation } from './user-generation.js';
 
-/** The audit code of a call whose result has `isError: true`. */
-export const TOOL_ERROR_CODE = 'TOOL_ERROR';
+export { TOOL_ERROR_CODE } from './run-call.js';
 /** Longest wait for a replaced client's running calls before it is closed anyway (one constant with the client's drain). @default 60000 */
 export { DEFAULT_DRAIN_TIMEOUT_MS };
 
@@ -193,7 +193,7 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
    * queue timeout), and records the call in the audit log.
    */
   callTool(name: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<ToolResult> {
-    return this.#metered(name, args, options, (client) => client.callTool(name, args, options), (result) => (result.isError ? TOOL_ERROR_CODE : undefined));
+    return this.#metered(name, args, options, CALL_TOOL, toolErrorCodeOf);
   }
 
   /**
@@ -205,25 +205,25 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
   }
 
   /** Runs a call under the user's limits (here, then in a cluster), audited. Not `async`: one promise layer less per call. */
-  #metered<T>(name: string, args: Record<string, unknown>, options: CallOptions, run: (client: MultiServerClient) => Promise<T>, errorCodeOf: (result: T) => string | undefined): Promise<T> {
+  #metered<T>(name: string, args: Record<string, unknown>, options: CallOptions, run: RunCall<T>, errorCodeOf: (result: T) => string | undefined): Promise<T> {
     if (this.#closing !== undefined) return Promise.reject(closedError(this.#user.name));
     const started = performance.now();
     const limiter = this.#limiter;
     const gate = this.#options.callGate;
     // A free slot and nothing for the cluster to count: the call runs here, without the queue's closures.
-    if ((gate === undefined || gate.passes(limiter.limit)) && limiter.tryStart()) return this.#direct(name, args, started, run, errorCodeOf);
+    if ((gate === undefined || gate.passes(limiter.limit)) && limiter.tryStart()) return this.#direct(name, args, options, started, run, errorCodeOf);
     return this.#queued(name, args, options, started, run, errorCodeOf);
   }
 
   /** {@link #metered} of a call that may have to wait for a place: the replica's own limit first, then the cluster's. */
-  async #queued<T>(name: string, args: Record<string, unknown>, options: CallOptions, started: number, run: (client: MultiServerClient) => Promise<T>, errorCodeOf: (result: T) => string | undefined): Promise<T> {
+  async #queued<T>(name: string, args: Record<string, unknown>, options: CallOptions, started: number, run: RunCall<T>, errorCodeOf: (result: T) => string | undefined): Promise<T> {
     const queueTimeoutMs = this.#options.callQueueTimeoutMs ?? DEFAULT_CALL_QUEUE_TIMEOUT_MS;
     const signal = options.signal === undefined ? {} : { signal: options.signal };
     const gate = this.#options.callGate;
     let ran = false;
     const task = (): Promise<T> => {
       ran = true;
-      return this.#direct(name, args, started, run, errorCodeOf, false);
+      return this.#direct(name, args, options, started, run, errorCodeOf, false);
     };
     const gated = gate === undefined ? task : () => gate.run(this.#user, this.#limiter.limit, task, { ...signal, waitMs: Math.max(0, queueTimeoutMs - (performance.now() - started)) });
     try {
@@ -241,11 +241,11 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
   }
 
   /** A call that has its place (`slot`: a local one taken by `tryStart`, given back here): run, counted, audited. */
-  async #direct<T>(name: string, args: Record<string, unknown>, started: number, run: (client: MultiServerClient) => Promise<T>, errorCodeOf: (result: T) => string | undefined, slot = true): Promise<T> {
+  async #direct<T>(name: string, args: Record<string, unknown>, options: CallOptions, started: number, run: RunCall<T>, errorCodeOf: (result: T) => string | undefined, slot = true): Promise<T> {
     const generation = this.#current;
     generation.running++;
     try {
-      const result = await run(generation.client);
+      const result = await run(generation.client, name, args, options);
       this.#audit(name, args, generation, performance.now() - started, errorCodeOf(result));
       return result;
     } catch (error) {

@@ -37,6 +37,8 @@ export class GatewayAccess {
   readonly #context: ToolGateContext;
   readonly #logger: Logger;
   readonly #gates = new Map<string, ToolGate>();
+  /** The gates of `/mcp` itself, by user id (the id string is the user record's: its hash is computed once, issue 17). */
+  readonly #plainGates = new Map<string, ToolGate>();
   readonly #named = new Map<string, McpEndpoint>();
   readonly #listChanged: Array<() => void> = [];
   #factory: ((name: string) => McpEndpoint) | undefined;
@@ -55,6 +57,7 @@ export class GatewayAccess {
     };
     this.state.on('changed', ({ snapshot }) => {
       this.#gates.clear();
+      this.#plainGates.clear();
       for (const [name, endpoint] of this.#named) {
         if (snapshot.endpoints.has(name)) continue;
         this.#named.delete(name);
@@ -82,6 +85,14 @@ export class GatewayAccess {
 
   /** The gate of `user` on `endpoint` (`/mcp` when undefined). */
   gateFor(user: RegistryUser, endpoint?: string): ToolGate {
+    if (endpoint === undefined) {
+      let gate = this.#plainGates.get(user.id);
+      if (gate === undefined) {
+        gate = new ToolGate(this.#context, user, undefined);
+        this.#plainGates.set(user.id, gate);
+      }
+      return gate;
+    }
     const key = `${user.id}\n${endpoint ?? ''}`;
     let gate = this.#gates.get(key);
     if (gate === undefined) {
