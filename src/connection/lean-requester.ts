@@ -30,15 +30,27 @@ export interface RpcErrorPayload {
   data?: unknown;
 }
 
-interface Pending {
-  method: string;
-  resolve: (result: unknown) => void;
-  reject: (error: unknown) => void;
-  timeoutMs: number;
-  deadline: number;
-  onProgress: ((progress: ProgressUpdate) => void) | undefined;
-  cleanup: (() => void) | undefined;
-  timer: NodeJS.Timeout | undefined;
+/**
+ * A request in flight. It is its own `abort` listener (`handleEvent`): no listener closure and no
+ * clean-up closure per request (issue 17).
+ */
+class Pending {
+  timer: NodeJS.Timeout | undefined = undefined;
+  constructor(
+    readonly id: string,
+    readonly method: string,
+    readonly resolve: (result: unknown) => void,
+    readonly reject: (error: unknown) => void,
+    readonly timeoutMs: number,
+    public deadline: number,
+    readonly onProgress: ((progress: ProgressUpdate) => void) | undefined,
+    readonly signal: AbortSignal | undefined,
+    readonly onAbort: (id: string, reason: unknown) => void,
+  ) {}
+
+  handleEvent(): void {
+    this.onAbort(this.id, this.signal?.reason);
+  }
 }
 
 /** Deadlines at or above this are checked by a shared sweep instead of a timer per request. */
@@ -57,6 +69,7 @@ export class LeanRequester {
   #sweeper: NodeJS.Timeout | undefined;
   #idleSweeps = 0;
   #closedError: SwitchboardError | undefined;
+  readonly #onAbort = (id: string, reason: unknown): void => this.#abort(id, reason);
 
   /**
    * @param send writes a message on the transport; it may write synchronously (and throw) instead of
@@ -89,18 +102,14 @@ export class LeanRequester {
     }
     return new Promise<unknown>((resolve, reject) => {
       const timeoutMs = options.timeoutMs;
-      const entry: Pending = { method, resolve, reject, timeoutMs, deadline: Date.now() + timeoutMs, onProgress, cleanup: undefined, timer: undefined };
+      const entry = new Pending(id, method, resolve, reject, timeoutMs, Date.now() + timeoutMs, onProgress, signal, this.#onAbort);
       this.#pending.set(id, entry);
       if (timeoutMs < SWEEP_THRESHOLD_MS) {
         entry.timer = setTimeout(() => this.#expire(id), timeoutMs);
       } else {
         this.#ensureSweeper();
       }
-      if (signal !== undefined) {
-        const onAbort = (): void => this.#abort(id, signal.reason);
-        signal.addEventListener('abort', onAbort, { once: true });
-        entry.cleanup = () => signal.removeEventListener('abort', onAbort);
-      }
+      if (signal !== undefined) signal.addEventListener('abort', entry, { once: true });
       let sent: Promise<void> | void;
       try {
         sent = this.#send(message as JSONRPCMessage);
@@ -161,7 +170,7 @@ export class LeanRequester {
     if (entry === undefined) return false;
     this.#pending.delete(id);
     if (entry.timer !== undefined) clearTimeout(entry.timer);
-    entry.cleanup?.();
+    entry.signal?.removeEventListener('abort', entry);
     return true;
   }
 

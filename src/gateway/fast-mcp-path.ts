@@ -363,7 +363,8 @@ function rpcRequestOf(value: unknown): RpcRequest | undefined {
   if ((typeof id !== 'string' && typeof id !== 'number') || (typeof id === 'number' && !Number.isInteger(id))) return undefined;
   const params = value.params ?? {};
   if (!isObject(params)) return undefined;
-  if (Object.keys(value).some((key) => key !== 'jsonrpc' && key !== 'id' && key !== 'method' && key !== 'params')) return undefined;
+  // Key loops instead of `Object.keys(…).some(…)` and object rests: no array or copy per request (issue 17).
+  for (const key in value) if (key !== 'jsonrpc' && key !== 'id' && key !== 'method' && key !== 'params') return undefined;
   return { id, method: value.method, params };
 }
 
@@ -374,8 +375,10 @@ function isCancellation(value: unknown): value is JsonObject {
 /** The tool and arguments of a `tools/call` the fast path can make (a known tool, no progress token, no task). */
 function callOf(request: RpcRequest, client: UserClient): { tool: CatalogTool; args: JsonObject } | undefined {
   if (request.method !== 'tools/call') return undefined;
-  const { name, arguments: args, _meta: meta, ...rest } = request.params;
-  if (typeof name !== 'string' || (args !== undefined && !isObject(args)) || Object.keys(rest).length > 0) return undefined;
+  const params = request.params;
+  const { name, arguments: args, _meta: meta } = params;
+  if (typeof name !== 'string' || (args !== undefined && !isObject(args))) return undefined;
+  for (const key in params) if (key !== 'name' && key !== 'arguments' && key !== '_meta') return undefined;
   if (isObject(meta) && meta.progressToken !== undefined) return undefined;
   const tool = client.getTool(name);
   return tool === undefined ? undefined : { tool, args: args ?? {} };
@@ -388,5 +391,6 @@ function isModernEnvelope(meta: unknown): boolean {
   const capabilities = meta[META_CAPABILITIES];
   if (!isObject(info) || typeof info.name !== 'string' || typeof info.version !== 'string' || !isObject(capabilities)) return false;
   if (capabilities.elicitation !== undefined || capabilities.sampling !== undefined) return false;
-  return Object.keys(meta).every((key) => MODERN_META_KEYS.has(key));
+  for (const key in meta) if (!MODERN_META_KEYS.has(key)) return false;
+  return true;
 }
