@@ -79,7 +79,7 @@ test('raising the limit starts waiting tasks', async () => {
   await first;
 });
 
-test('tryStart takes a free slot only when nobody waits; finish gives it back and starts a waiting task', async () => {
+test('tryStart takes a free slot and refuses when all are taken; finish gives it back and starts a waiting task', async () => {
   const limiter = new CallLimiter(1);
   expect(limiter.tryStart()).toBe(true);
   expect(limiter.tryStart()).toBe(false);
