@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serverEnv } from './clients.mjs';
-import { echoCallEnv } from './echo-call.mjs';
+import { echoCallEnv, wrkEcho } from './echo-call.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
@@ -61,13 +61,7 @@ const child = spawn(process.execPath, ['--import', join(dir, 'preload.mjs'), ...
 });
 const url = `http://127.0.0.1:${port}/mcp`;
 const wrkEnv = await echoCallEnv(url, token, era, 'alloc');
-const wrk = (secs) =>
-  new Promise((resolve) => {
-    const run = spawn('wrk', ['-t1', '-c8', `-d${secs}s`, '-s', `${benchDir}wrk/post.lua`, url], { env: wrkEnv, stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    run.stdout.on('data', (chunk) => (out += chunk));
-    run.on('exit', () => resolve(JSON.parse(out.split('\n').find((line) => line.startsWith('WRK_RESULT ')).slice(11))));
-  });
+const wrk = (secs) => wrkEcho(url, wrkEnv, 8, secs);
 /** Waits for `file` to appear, at most 20 s. */
 async function appears(file) {
   const deadline = Date.now() + 20_000;

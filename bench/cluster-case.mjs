@@ -6,7 +6,9 @@
  * (3 replicas against 1 of the same repetition and scenario), then the median over the repetitions.
  */
 
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
+import { aptInstall } from './apt-install.mjs';
+import { median, valueAt } from './case-stats.mjs';
 
 export const CLUSTER_ROWS = ['direct-1', 'haproxy-1', 'haproxy-3'];
 export const CLUSTER_SCENARIOS = ['2025', '2026'];
@@ -19,21 +21,11 @@ const HAPROXY = process.env.HAPROXY_PATH ?? '/usr/sbin/haproxy';
 export function ensureHaproxy() {
   if (spawnSync(HAPROXY, ['-v']).status === 0) return;
   process.stderr.write('haproxy is missing: installing it with apt-get (Debian package haproxy)\n');
-  const asRoot = process.getuid?.() === 0 ? [] : ['sudo', '-n'];
-  const run = (args) => execFileSync(asRoot.length === 0 ? args[0] : asRoot[0], asRoot.length === 0 ? args.slice(1) : [...asRoot.slice(1), ...args], { stdio: 'inherit' });
   try {
-    run(['apt-get', 'install', '-y', '--no-install-recommends', 'haproxy']);
+    aptInstall('haproxy');
   } catch (error) {
     process.stderr.write(`could not install haproxy (${error instanceof Error ? error.message : String(error)}); the cluster case will be skipped\n`);
   }
-}
-
-function median(values) {
-  const finite = values.filter((value) => Number.isFinite(value));
-  if (finite.length === 0) return undefined;
-  const sorted = [...finite].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 const FIGURES = [
@@ -45,10 +37,6 @@ const FIGURES = [
   { key: 'c8.p50Us', label: 'p50 µs @8' },
   { key: 'c64.p99Us', label: 'p99 µs @64' },
 ];
-
-function valueAt(run, key) {
-  return key.split('.').reduce((value, part) => value?.[part], run);
-}
 
 /** Medians per scenario and row; the paired 3 ÷ 1 ratios; the CPU shares of the three replicas. */
 export function summarizeCluster(clusterRuns) {

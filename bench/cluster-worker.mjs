@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serverEnv } from './clients.mjs';
 import { CLK_TCK, cpuTicks, runWrk } from './wrk-run.mjs';
+import { freePort } from './free-port.mjs';
 
 const [row, scenario, outFile, ...flags] = process.argv.slice(2);
 const quick = flags.includes('--quick');
@@ -32,17 +33,6 @@ const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const HAPROXY = process.env.HAPROXY_PATH ?? '/usr/sbin/haproxy';
 const POSTGRES_ADMIN_URL = process.env.SWITCHBOARD_TEST_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const agent = new http.Agent({ keepAlive: false });
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function post(url, headers, body) {
   return new Promise((resolve, reject) => {

@@ -1,8 +1,24 @@
 /**
  * The `tools/call echo` that the gateway profilers drive with wrk (`profile-gateway.mjs`,
  * `perf-gateway.mjs`): waits for the gateway at `url` to answer `initialize`, opens a 2025-era session
- * (or, for `2026`, uses stateless 2026-07-28 requests) and returns wrk's environment for `wrk/post.lua`.
+ * (or, for `2026`, uses stateless 2026-07-28 requests) and returns wrk's environment for `wrk/post.lua`;
+ * {@link wrkEcho} runs wrk with it.
  */
+
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const postScript = fileURLToPath(new URL('./wrk/post.lua', import.meta.url));
+
+/** wrk (one thread) at `connections` for `seconds` against `url` with `env` from {@link echoCallEnv}; resolves post.lua's figures. */
+export function wrkEcho(url, env, connections, seconds) {
+  return new Promise((resolve) => {
+    const run = spawn('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '-s', postScript, url], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    run.stdout.on('data', (chunk) => (out += chunk));
+    run.on('exit', () => resolve(JSON.parse(out.split('\n').find((line) => line.startsWith('WRK_RESULT ')).slice(11))));
+  });
+}
 
 /** wrk's environment for era `era` against `url` with bearer `token`; throws when the gateway never answers. */
 export async function echoCallEnv(url, token, era, label = 'bench') {

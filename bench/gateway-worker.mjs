@@ -6,30 +6,19 @@
  */
 
 import { writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { serverEnv } from './clients.mjs';
 import { gatewayOf } from './gateways.mjs';
+import { freePort } from './free-port.mjs';
 
 const [name, , outFile, ...flags] = process.argv.slice(2);
 const quick = flags.includes('--quick');
 const SIZES = quick ? { seqWarm: 100, seq: 400, parWarm: 200, par: 1000 } : { seqWarm: 200, seq: 1000, parWarm: 300, par: 3000 };
 const READY_TIMEOUT_MS = 20_000;
 const serverScript = fileURLToPath(new URL('./echo-server.mjs', import.meta.url));
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function connectHttp(url, deadline, headers) {
   for (;;) {

@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serverEnv } from './clients.mjs';
-import { echoCallEnv } from './echo-call.mjs';
+import { echoCallEnv, wrkEcho } from './echo-call.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
@@ -50,12 +50,7 @@ if (name === 'floor') {
 }
 const url = `http://127.0.0.1:${port}/mcp`;
 const wrkEnv = await echoCallEnv(url, token, era, 'perf');
-const wrk = (secs) => new Promise((resolve) => {
-  const run = spawn('wrk', ['-t1', `-c${connections}`, `-d${secs}s`, '-s', `${benchDir}wrk/post.lua`, url], { env: wrkEnv, stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  run.stdout.on('data', (chunk) => (out += chunk));
-  run.on('exit', () => resolve(JSON.parse(out.split('\n').find((line) => line.startsWith('WRK_RESULT ')).slice(11))));
-});
+const wrk = (secs) => wrkEcho(url, wrkEnv, connections, secs);
 await wrk(2);
 const ticks = () => {
   const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');

@@ -6,6 +6,7 @@
  * repetitions of the value, and the median of the per-repetition ratios.
  */
 
+import { median } from './case-stats.mjs';
 import { clientOf } from './clients.mjs';
 import { gatewayOf } from './gateways.mjs';
 import { renderWrk, summarizeWrk } from './wrk-case.mjs';
@@ -38,13 +39,6 @@ const METRIC = Object.fromEntries(METRICS.map((metric) => [metric.key, metric]))
 
 const OURS = ['connection', 'multi'];
 
-export function median(values) {
-  const finite = values.filter((value) => Number.isFinite(value));
-  if (finite.length === 0) return undefined;
-  const sorted = [...finite].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
 
 function costRatio(metric, value, baseline) {
   if (value === undefined || baseline === undefined || value === 0 || baseline === 0) return undefined;

@@ -5,7 +5,9 @@
  * then the median over the repetitions.
  */
 
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
+import { aptInstall } from './apt-install.mjs';
+import { median, valueAt } from './case-stats.mjs';
 
 export const WRK_GATEWAYS = ['floor', 'switchboard', 'supergateway', 'mcp-proxy'];
 export const WRK_SCENARIOS = ['2025', '2026', 'list', 'sessions'];
@@ -17,17 +19,7 @@ const LABELS = { floor: 'floor (bare forwarder)', switchboard: 'switchboard serv
 export function ensureWrk() {
   if (spawnSync('wrk', ['--version']).error === undefined) return;
   process.stderr.write('wrk is missing: installing it with apt-get (Debian package wrk)\n');
-  const asRoot = process.getuid?.() === 0 ? [] : ['sudo', '-n'];
-  const run = (args) => execFileSync(asRoot.length === 0 ? args[0] : asRoot[0], asRoot.length === 0 ? args.slice(1) : [...asRoot.slice(1), ...args], { stdio: 'inherit' });
-  run(['apt-get', 'install', '-y', '--no-install-recommends', 'wrk']);
-}
-
-function median(values) {
-  const finite = values.filter((value) => Number.isFinite(value));
-  if (finite.length === 0) return undefined;
-  const sorted = [...finite].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  aptInstall('wrk');
 }
 
 const FIGURES = [
@@ -40,10 +32,6 @@ const FIGURES = [
   { key: 'c64.p50Us', label: 'p50 µs @64' },
   { key: 'c64.p99Us', label: 'p99 µs @64' },
 ];
-
-function valueAt(run, key) {
-  return key.split('.').reduce((value, part) => value?.[part], run);
-}
 
 /** Medians and paired ratios to the floor, per scenario and row; the listing and session figures; the targets. */
 export function summarizeWrk(wrkRuns) {

@@ -17,12 +17,12 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { serverEnv } from './clients.mjs';
 import { gatewayOf } from './gateways.mjs';
 import { RawClient } from './raw-client.mjs';
 import { CLK_TCK, cpuTicks, runWrk } from './wrk-run.mjs';
+import { freePort } from './free-port.mjs';
 
 const [name, scenario, outFile, ...flags] = process.argv.slice(2);
 const quick = flags.includes('--quick');
@@ -44,17 +44,6 @@ const floor = {
     return { url: `http://127.0.0.1:${port}/mcp`, process: child, headers: { authorization: `Bearer ${token}` } };
   },
 };
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** One POST with a keep-alive agent; resolves { status, headers, body }. */
 function post(url, headers, body, { agent: useAgent = agent } = {}) {
