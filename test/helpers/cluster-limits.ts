@@ -5,6 +5,7 @@
  */
 import { waitFor } from './processes.js';
 import { deployedBackend } from './cluster-test-bed.js';
+import { readSseBlocks } from './sse-blocks.js';
 
 export { deployedBackend };
 
@@ -83,21 +84,10 @@ export class HandSession {
     const reader = response.body?.getReader();
     if (reader === undefined) throw new Error('GET /mcp has no body');
     const seen: RpcMessage[] = [];
-    void (async () => {
-      const decoder = new TextDecoder();
-      let buffer = '';
-      for (;;) {
-        const chunk = await reader.read().catch(() => ({ done: true as const, value: undefined }));
-        if (chunk.done) return;
-        buffer += decoder.decode(chunk.value, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const data = /^data: (.+)$/m.exec(buffer.slice(0, end))?.[1];
-          buffer = buffer.slice(end + 2);
-          if (data !== undefined) seen.push(JSON.parse(data) as RpcMessage);
-        }
-      }
-    })();
+    void readSseBlocks(reader, (block) => {
+      const data = /^data: (.+)$/m.exec(block)?.[1];
+      if (data !== undefined) seen.push(JSON.parse(data) as RpcMessage);
+    });
     return seen;
   }
 

@@ -3,6 +3,7 @@
  * and parsed data) until the stream is closed.
  */
 import { waitFor } from './processes.js';
+import { readSseBlocks } from './sse-blocks.js';
 
 /** An open `/api/events` stream. */
 export interface EventStream {
@@ -21,24 +22,12 @@ export async function openEventStream(url: string, token: string, timeoutMs = 10
   if (reader === undefined) throw new Error('/api/events has no body');
   const seen: Array<{ event: string; raw: string; data: Record<string, unknown> }> = [];
   let connected = false;
-  const pump = (async () => {
-    const decoder = new TextDecoder();
-    let buffer = '';
-    for (;;) {
-      const chunk = await reader.read().catch(() => ({ done: true as const, value: undefined }));
-      if (chunk.done) return;
-      buffer += decoder.decode(chunk.value, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        if (block.startsWith(': connected')) connected = true;
-        const event = /^event: (.+)$/m.exec(block)?.[1];
-        const raw = /^data: (.+)$/m.exec(block)?.[1];
-        if (event !== undefined && raw !== undefined) seen.push({ event, raw, data: JSON.parse(raw) as Record<string, unknown> });
-      }
-    }
-  })();
+  const pump = readSseBlocks(reader, (block) => {
+    if (block.startsWith(': connected')) connected = true;
+    const event = /^event: (.+)$/m.exec(block)?.[1];
+    const raw = /^data: (.+)$/m.exec(block)?.[1];
+    if (event !== undefined && raw !== undefined) seen.push({ event, raw, data: JSON.parse(raw) as Record<string, unknown> });
+  });
   try {
     await waitFor(() => connected, timeoutMs, 'the event stream to open');
   } catch (error) {
