@@ -36,9 +36,8 @@ export class GatewayAccess {
   readonly approvals = new PendingApprovals();
   readonly #context: ToolGateContext;
   readonly #logger: Logger;
-  readonly #gates = new Map<string, ToolGate>();
-  /** The gates of `/mcp` itself, by user id (the id string is the user record's: its hash is computed once, issue 17). */
-  readonly #plainGates = new Map<string, ToolGate>();
+  /** Gates by user id, then endpoint (`''`: `/mcp` itself): no key string built per call (issue 17). */
+  readonly #gates = new Map<string, Map<string, ToolGate>>();
   readonly #named = new Map<string, McpEndpoint>();
   readonly #listChanged: Array<() => void> = [];
   #factory: ((name: string) => McpEndpoint) | undefined;
@@ -57,7 +56,6 @@ export class GatewayAccess {
     };
     this.state.on('changed', ({ snapshot }) => {
       this.#gates.clear();
-      this.#plainGates.clear();
       for (const [name, endpoint] of this.#named) {
         if (snapshot.endpoints.has(name)) continue;
         this.#named.delete(name);
@@ -85,22 +83,19 @@ export class GatewayAccess {
 
   /** The gate of `user` on `endpoint` (`/mcp` when undefined). */
   gateFor(user: RegistryUser, endpoint?: string): ToolGate {
-    if (endpoint === undefined) {
-      let gate = this.#plainGates.get(user.id);
-      if (gate === undefined) {
-        gate = new ToolGate(this.#context, user, undefined);
-        this.#plainGates.set(user.id, gate);
-      }
-      return gate;
+    let byEndpoint = this.#gates.get(user.id);
+    if (byEndpoint === undefined) {
+      byEndpoint = new Map();
+      this.#gates.set(user.id, byEndpoint);
     }
-    const key = `${user.id}\n${endpoint ?? ''}`;
-    let gate = this.#gates.get(key);
+    let gate = byEndpoint.get(endpoint ?? '');
     if (gate === undefined) {
       gate = new ToolGate(this.#context, user, endpoint);
-      this.#gates.set(key, gate);
+      byEndpoint.set(endpoint ?? '', gate);
     }
     return gate;
   }
+
 
   /** The endpoint record `user` may use, or NOT_FOUND (also when it exists but is not theirs to use). */
   endpointFor(user: RegistryUser, name: string): EndpointRecord {
