@@ -8,8 +8,8 @@
  */
 
 import type { Histogram, Registry } from 'prom-client';
-import { LightHistogram } from '../metrics/light-histogram.js';
-import { countPending, flushPending, type PendingCounts } from '../metrics/pending-counts.js';
+import { LightHistogram, type HistogramSeries } from '../metrics/light-histogram.js';
+import { flushPending, pendingEntry, type PendingCount, type PendingCounts } from '../metrics/pending-counts.js';
 import type { MultiServerClient } from '../client/multi-server-client.js';
 import type { Logger } from '../logger.js';
 import type { AuditWriterStats, RegistryUser } from '../registry/index.js';
@@ -34,6 +34,8 @@ export class GatewayMetrics {
   /** Requests counted since the last scrape, by `method route status`: added to the counter when scraped (a `Map` update per request instead of prom-client's label hashing). */
   readonly #pendingRequests: PendingCounts;
   readonly #duration: LightHistogram;
+  /** The series of each route and method, and its counts by status. */
+  readonly #requestSeries = new Map<string, Map<string, { duration: HistogramSeries; byStatus: Map<number, PendingCount> }>>();
   readonly #attached = new WeakSet<MultiServerClient>();
   readonly #logger: Logger;
 
@@ -82,8 +84,24 @@ export class GatewayMetrics {
 
   /** Counts one HTTP request. `route` is the route pattern, never the raw path. */
   observeRequest(method: string, route: string, status: number, seconds: number): void {
-    countPending(this.#pendingRequests, `${method} ${route} ${status}`, () => ({ method, route, status: String(status) }));
-    this.#duration.observe(`${method} ${route}`, () => ({ method, route }), seconds);
+    // Found by route, method and status (strings that keep their hash, a small number): no key string and no label closure per request (issue 17).
+    let byMethod = this.#requestSeries.get(route);
+    if (byMethod === undefined) {
+      byMethod = new Map();
+      this.#requestSeries.set(route, byMethod);
+    }
+    let series = byMethod.get(method);
+    if (series === undefined) {
+      series = { duration: this.#duration.series(`${method} ${route}`, () => ({ method, route })), byStatus: new Map() };
+      byMethod.set(method, series);
+    }
+    let count = series.byStatus.get(status);
+    if (count === undefined) {
+      count = pendingEntry(this.#pendingRequests, `${method} ${route} ${status}`, () => ({ method, route, status: String(status) }));
+      series.byStatus.set(status, count);
+    }
+    count.count++;
+    this.#duration.record(series.duration, seconds);
   }
 
   /** Registers a user's client series (once per underlying client: a registry edit replaces it). */

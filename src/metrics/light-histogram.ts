@@ -8,7 +8,7 @@
  */
 
 /** One labelled series. */
-interface Series {
+export interface HistogramSeries {
   labels: Record<string, string>;
   /** Observations per bucket (not cumulative), the last one `+Inf`. */
   counts: number[];
@@ -32,7 +32,7 @@ export class LightHistogram {
   readonly type = 'histogram';
   readonly aggregator = 'sum';
   readonly #bounds: readonly number[];
-  readonly #series = new Map<string, Series>();
+  readonly #series = new Map<string, HistogramSeries>();
 
   constructor(options: { name: string; help: string; buckets: readonly number[] }) {
     this.name = options.name;
@@ -42,11 +42,21 @@ export class LightHistogram {
 
   /** Records `value` in the series `key`; `labels` is called only the first time the key is seen. */
   observe(key: string, labels: () => Record<string, string>, value: number): void {
+    this.record(this.series(key, labels), value);
+  }
+
+  /** The series `key` (created empty): a caller that keeps it records with {@link record} and builds no key per observation. */
+  series(key: string, labels: () => Record<string, string>): HistogramSeries {
     let series = this.#series.get(key);
     if (series === undefined) {
       series = { labels: labels(), counts: new Array<number>(this.#bounds.length + 1).fill(0), sum: 0, count: 0 };
       this.#series.set(key, series);
     }
+    return series;
+  }
+
+  /** Records `value` in `series` (one of {@link series}). */
+  record(series: HistogramSeries, value: number): void {
     const bounds = this.#bounds;
     let index = 0;
     while (index < bounds.length && value > (bounds[index] ?? Number.POSITIVE_INFINITY)) index++;

@@ -9,7 +9,7 @@
 import type { Counter } from 'prom-client';
 
 /** Counts waiting for the next scrape, by key. */
-export type PendingCounts = Map<string, { labels: Record<string, string>; count: number }>;
+export type PendingCounts = Map<string, PendingCount>;
 
 const byRegistryAndName = new WeakMap<object, Map<string, PendingCounts>>();
 
@@ -28,11 +28,20 @@ export function pendingCountsOf(registry: object, name: string): PendingCounts {
   return counts;
 }
 
-/** Counts one under `key`; `labels` is called only the first time the key is seen. */
-export function countPending(counts: PendingCounts, key: string, labels: () => Record<string, string>): void {
-  const pending = counts.get(key);
-  if (pending === undefined) counts.set(key, { labels: labels(), count: 1 });
-  else pending.count++;
+/** One key's pending count. */
+export type PendingCount = { labels: Record<string, string>; count: number };
+
+/**
+ * The count under `key` (created at 0): a caller that keeps it counts with `entry.count++` and builds
+ * no key string per event. Entries are zeroed when flushed, never removed, so a kept one stays counted.
+ */
+export function pendingEntry(counts: PendingCounts, key: string, labels: () => Record<string, string>): PendingCount {
+  let pending = counts.get(key);
+  if (pending === undefined) {
+    pending = { labels: labels(), count: 0 };
+    counts.set(key, pending);
+  }
+  return pending;
 }
 
 /** Adds the pending counts to `counter` and zeroes them (call it from the counter's `collect`). */

@@ -6,8 +6,8 @@
  */
 
 import type { Histogram, Registry } from 'prom-client';
-import { LightHistogram } from './light-histogram.js';
-import { countPending, flushPending, pendingCountsOf } from './pending-counts.js';
+import { LightHistogram, type HistogramSeries } from './light-histogram.js';
+import { flushPending, pendingCountsOf, pendingEntry, type PendingCount } from './pending-counts.js';
 import type { ClientStats, StatsCollector } from './stats-collector.js';
 
 /** Options of {@link attachPrometheus}. */
@@ -18,6 +18,15 @@ export interface PrometheusOptions {
   labels?: Record<string, string>;
   /** Metric name prefix. @default 'mcp_' */
   prefix?: string;
+}
+
+/** The series one tool's calls update. */
+interface ToolSeries {
+  key: string;
+  duration: HistogramSeries;
+  ok: PendingCount | undefined;
+  tool_error: PendingCount | undefined;
+  error: PendingCount | undefined;
 }
 
 const LATENCY_BUCKETS_SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
@@ -94,14 +103,26 @@ export async function attachPrometheus(collector: StatsCollector, snapshot: () =
   const previousOnCall = collector.onCallEnded;
   const previousOnRestart = collector.onRestart;
   const previousOnRefused = collector.onCallRefused;
+  // A tool's series, found by server then tool name (strings that keep their hash): no key string and no label closure per call (issue 17).
+  const toolSeries = new Map<string, Map<string, ToolSeries>>();
   collector.onCallEnded = (outcome) => {
     previousOnCall?.(outcome);
     const { server, tool } = outcome;
     const kind = outcome.ok ? 'ok' : outcome.isError ? 'tool_error' : 'error';
-    const key = `${extraKey}\n${server}\n${tool}`;
-    countPending(pendingCalls, `${key}\n${kind}`, () => ({ ...extra, server, tool, outcome: kind }));
+    let byTool = toolSeries.get(server);
+    if (byTool === undefined) {
+      byTool = new Map();
+      toolSeries.set(server, byTool);
+    }
+    let series = byTool.get(tool);
+    if (series === undefined) {
+      const key = `${extraKey}\n${server}\n${tool}`;
+      series = { key, duration: duration.series(key, () => ({ ...extra, server, tool })), ok: undefined, tool_error: undefined, error: undefined };
+      byTool.set(tool, series);
+    }
+    (series[kind] ??= pendingEntry(pendingCalls, `${series.key}\n${kind}`, () => ({ ...extra, server, tool, outcome: kind }))).count++;
     if (outcome.errorCode !== undefined) errors.inc({ ...extra, server, tool, code: outcome.errorCode });
-    duration.observe(key, () => ({ ...extra, server, tool }), outcome.durationMs / 1000);
+    duration.record(series.duration, outcome.durationMs / 1000);
   };
   collector.onCallRefused = (refusal) => {
     previousOnRefused?.(refusal);
