@@ -34,10 +34,12 @@ import { toolsListJson } from './tools-list-cache.js';
 import { toWireResult } from './wire-format.js';
 import type { CatalogTool } from '../client/multi-server-client.js';
 import type { UserClient } from '../pool/index.js';
+import type { ToolResult } from '../result/tool-result.js';
 import { FULL_SCOPE, scopesAllow } from './oauth-server/mcp-scope.js';
 import type { RegistryUser } from '../registry/index.js';
 import { toolSearchSettingsOf } from './gateway-tool-search.js';
 import { HOP_HEADER } from './replica-hop.js';
+import { RunningCalls } from './running-calls.js';
 
 /** Bodies the fast path read and handed to the general path (it must not read the request again). */
 const readBodies = new WeakMap<IncomingMessage, JsonBody>();
@@ -77,15 +79,17 @@ interface RpcRequest {
 /** The fast path of one gateway. */
 export class FastMcpPath {
   readonly #gateway: Gateway;
-  /** Fast-path calls of 2025 sessions in flight, by session and JSON-RPC id (for `notifications/cancelled`). */
-  readonly #running = new Map<string, AbortController | AbortController[]>();
-  readonly #cancelled = new WeakSet<AbortController>();
+  /** Fast-path calls of 2025 sessions in flight (for `notifications/cancelled`). */
+  readonly #running = new RunningCalls();
   #nextId = 0;
   readonly #idPrefix = `f${randomBytes(4).toString('hex')}`;
 
   constructor(gateway: Gateway) {
     this.#gateway = gateway;
-    gateway.onRemoteCancel((sessionId, requestId, reason) => this.#abortRunning(sessionId, requestId, reason));
+    gateway.onRemoteCancel((sessionId, requestId, reason) => {
+      const session = gateway.mcp.session(sessionId);
+      return session !== undefined && this.#running.abort(session, requestId, reason);
+    });
   }
 
   /** Serves `incoming` here, or calls `general` (the Hono app) for it. */
@@ -99,7 +103,7 @@ export class FastMcpPath {
     const authorization = headers.authorization;
     const match = authorization === undefined ? null : /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization);
     if (match?.[1] === undefined) return general();
-    const cached = gateway.cachedUser(match[1]);
+    const cached = gateway.cachedUser(match[1], incoming.socket);
     if (cached !== undefined) return this.#serveAs(cached, incoming, outgoing, general, started);
     // Not verified lately: checked here (a cancellation must reach the fast path running its call); a refusal or a list-only scope is the general path's.
     gateway.authenticateCaller(view).then(
@@ -168,23 +172,22 @@ export class FastMcpPath {
     }
     const call = callOf(request, client);
     if (call === undefined) return false;
-    const key = `${session.id}\n${String(request.id)}`;
     // One controller per call: the tracker's (aborted at shutdown), also aborted by a cancellation or the client going away.
     const tracked = this.#gateway.calls.begin(session.userId, call.tool.server, { key: session.record, era: 'legacy', canElicit: false, canSample: false }, undefined, true);
     const abort = tracked.call.abort;
     // A client may reuse an id while a call is running (nothing forbids it on the wire): a cancellation of that id cancels every such call.
-    this.#track(key, abort);
+    this.#running.track(session, request.id, abort);
     const ended = session.exchange();
     const gone = (): void => abort.abort(new Error('the client went away'));
     // `on`, not `once` (no wrapper per call): it is taken off below, and a second abort does nothing.
     outgoing.on('close', gone);
     void this.#call(client, call, tracked).then(
       (result) => {
-        this.#untrack(key, abort);
+        this.#running.untrack(session, request.id, abort);
         outgoing.off('close', gone);
         ended();
         // A cancelled request gets no answer (the spec's rule, as the SDK keeps it): its stream just ends.
-        if (this.#cancelled.has(abort)) {
+        if (this.#running.cancelled(abort)) {
           if (outgoing.destroyed) return;
           writeSseEnd(outgoing, session.id, exchange.requestId);
           return this.#observe(exchange, 200);
@@ -199,39 +202,10 @@ export class FastMcpPath {
   /** `notifications/cancelled` of a fast-path call: the call is aborted (202, as the SDK answers notifications). */
   #cancel(value: JsonObject, outgoing: ServerResponse, session: LegacySession, exchange: Exchange): boolean {
     const params = value.params as JsonObject;
-    if (!this.#abortRunning(session.id, params.requestId as string | number, typeof params.reason === 'string' ? params.reason : undefined)) return false;
+    if (!this.#running.abort(session, params.requestId as string | number, typeof params.reason === 'string' ? params.reason : undefined)) return false;
     writeAccepted(outgoing, exchange.requestId);
     this.#observe(exchange, 202);
     return true;
-  }
-
-  /** Cancels the fast-path calls of `sessionId` with that JSON-RPC id (here, or told by another replica); false when none runs here. */
-  #abortRunning(sessionId: string, requestId: string | number, reason: string | undefined): boolean {
-    const found = this.#running.get(`${sessionId}\n${String(requestId)}`);
-    if (found === undefined) return false;
-    const running = Array.isArray(found) ? found : [found];
-    for (const abort of running) this.#cancelled.add(abort);
-    for (const abort of running) abort.abort(new Error(reason ?? 'cancelled by the client'));
-    return true;
-  }
-
-  /** A running call under `key`: one controller, or a list when a client reuses an id (nothing on the wire forbids it). */
-  #track(key: string, abort: AbortController): void {
-    const running = this.#running.get(key);
-    if (running === undefined) this.#running.set(key, abort);
-    else if (Array.isArray(running)) running.push(abort);
-    else this.#running.set(key, [running, abort]);
-  }
-
-  #untrack(key: string, abort: AbortController): void {
-    const running = this.#running.get(key);
-    if (running === abort) {
-      this.#running.delete(key);
-    } else if (Array.isArray(running)) {
-      const left = running.filter((other) => other !== abort);
-      if (left.length === 0) this.#running.delete(key);
-      else this.#running.set(key, left.length === 1 ? (left[0] as AbortController) : left);
-    }
   }
 
   /** A 2026-07-28 stateless `tools/call`; false when it is not one for the fast path. */
@@ -289,22 +263,31 @@ export class FastMcpPath {
     return access.everythingAllowed(user) && gate.unrestricted;
   }
 
-  /** Runs a call through the user's client (its limit, audit and cancellation), tracked for the shutdown. */
-  async #call(client: UserClient, call: { tool: CatalogTool; args: JsonObject }, tracked: ReturnType<Gateway['calls']['begin']>): Promise<{ kind: 'result'; value: CallToolResult; structured: boolean } | { kind: 'error'; error: { code: number; message: string; data?: unknown } }> {
+  /**
+   * Runs a call through the user's client (its limit, audit and cancellation), tracked for the shutdown.
+   * Not `async`: one derived promise instead of an async frame per call (issue 17); never rejects.
+   */
+  #call(client: UserClient, call: { tool: CatalogTool; args: JsonObject }, tracked: ReturnType<Gateway['calls']['begin']>): Promise<CallOutcome> {
     const signal = tracked.call.abort.signal;
-    try {
-      const result = toWireResult(await client.callTool(call.tool.name, call.args, { signal }));
-      return { kind: 'result', value: result, structured: result.structuredContent !== undefined };
-    } catch (error) {
-      try {
-        // A call the client cancelled or walked away from is not answered; one aborted otherwise was the shutdown's.
-        return { kind: 'result', value: callFailure(error, NEVER_ABORTED, signal, call.tool), structured: false };
-      } catch (thrown) {
-        return { kind: 'error', error: isProtocolErrorLike(thrown) ? jsonRpcErrorOf(thrown) : jsonRpcErrorOf(undefined) };
-      }
-    } finally {
+    const failed = (error: unknown): CallOutcome => {
       tracked.end();
+      return outcomeOfFailure(error, signal, call.tool);
+    };
+    let running: Promise<ToolResult>;
+    try {
+      running = client.callTool(call.tool.name, call.args, { signal });
+    } catch (error) {
+      return Promise.resolve(failed(error));
     }
+    return running.then((raw) => {
+      try {
+        const value = toWireResult(raw);
+        tracked.end();
+        return { kind: 'result', value, structured: value.structuredContent !== undefined };
+      } catch (error) {
+        return failed(error);
+      }
+    }, failed);
   }
 
   /** A 2025-era session's answer (`message`: its JSON text), observed. */
@@ -335,6 +318,18 @@ export class FastMcpPath {
     const offered = incoming.headers['x-request-id'];
     const requestId = typeof offered === 'string' && REQUEST_ID.test(offered) ? offered : `${this.#idPrefix}-${(this.#nextId++).toString(36)}`;
     return { started, requestId, user };
+  }
+}
+
+/** How a fast-path call ended: a result to answer (a failure the client should see is one too), or a JSON-RPC error. */
+type CallOutcome = { kind: 'result'; value: CallToolResult; structured: boolean } | { kind: 'error'; error: { code: number; message: string; data?: unknown } };
+
+/** The outcome of a call that threw: a call the client cancelled or walked away from is not answered; one aborted otherwise was the shutdown's. */
+function outcomeOfFailure(error: unknown, signal: AbortSignal, tool: CatalogTool): CallOutcome {
+  try {
+    return { kind: 'result', value: callFailure(error, NEVER_ABORTED, signal, tool), structured: false };
+  } catch (thrown) {
+    return { kind: 'error', error: isProtocolErrorLike(thrown) ? jsonRpcErrorOf(thrown) : jsonRpcErrorOf(undefined) };
   }
 }
 

@@ -14,14 +14,17 @@ const POOL_BYTES = 4096;
 let pool = Buffer.alloc(0);
 let poolOffset = POOL_BYTES;
 
+/** The bytes of the id being built: one buffer reused (ids are built synchronously, one at a time). */
+const scratch = Buffer.alloc(16);
+
 function random16(): Buffer {
   if (poolOffset + 16 > pool.length) {
     pool = randomBytes(POOL_BYTES);
     poolOffset = 0;
   }
-  const bytes = Buffer.from(pool.subarray(poolOffset, poolOffset + 16));
+  pool.copy(scratch, 0, poolOffset, poolOffset + 16);
   poolOffset += 16;
-  return bytes;
+  return scratch;
 }
 
 /** A new UUIDv7, strictly increasing within this process. */

@@ -64,11 +64,15 @@ export class ToolGate {
   readonly #user: RegistryUser;
   readonly #endpoint: string | undefined;
   #cache: { client: UserClient; catalogVersion: number; accessVersion: number; tools: Map<string, ExposedTool> } | undefined;
+  /** {@link toolSearch} on `/mcp` (no endpoint): the same every time, so built once. */
+  readonly #plainSearch: { endpoint: undefined; fallback: ToolSearchMode | undefined };
+  #unrestricted: { snapshot: AccessSnapshot; value: boolean } | undefined;
 
   constructor(context: ToolGateContext, user: RegistryUser, endpoint: string | undefined) {
     this.#context = context;
     this.#user = user;
     this.#endpoint = endpoint;
+    this.#plainSearch = { endpoint: undefined, fallback: context.toolSearchDefault };
   }
 
   /** The endpoint's name (undefined: `/mcp`). */
@@ -83,14 +87,18 @@ export class ToolGate {
   get unrestricted(): boolean {
     if (this.#endpoint !== undefined) return false;
     const snapshot = this.#context.state.current;
-    const caller = this.#caller(snapshot);
-    return rulesFor(snapshot.rules, caller).length === 0 && !snapshot.limits.some((limit) => scopeApplies(limit.scope, caller));
+    // Asked on every fast-path request: decided once per access snapshot (it changes with any rule or limit).
+    if (this.#unrestricted?.snapshot !== snapshot) {
+      const caller = this.#caller(snapshot);
+      this.#unrestricted = { snapshot, value: rulesFor(snapshot.rules, caller).length === 0 && !snapshot.limits.some((limit) => scopeApplies(limit.scope, caller)) };
+    }
+    return this.#unrestricted.value;
   }
 
   /** The tool-search modes that apply here: the endpoint's own (none on `/mcp`), and the gateway's default. */
   get toolSearch(): { endpoint: ToolSearchMode | undefined; fallback: ToolSearchMode | undefined } {
-    const endpoint = this.#endpoint === undefined ? undefined : this.#context.state.current.endpoints.get(this.#endpoint)?.toolSearch;
-    return { endpoint, fallback: this.#context.toolSearchDefault };
+    if (this.#endpoint === undefined) return this.#plainSearch;
+    return { endpoint: this.#context.state.current.endpoints.get(this.#endpoint)?.toolSearch, fallback: this.#context.toolSearchDefault };
   }
 
   /** Moves whenever the access configuration does (with the catalog's version, when {@link list} may change). */
