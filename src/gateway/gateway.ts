@@ -224,9 +224,9 @@ export class Gateway {
     this.#oauth = server;
   }
 
-  /** The user of a bearer token verified less than the token cache's TTL ago (the fast path's check), else undefined. */
-  cachedUser(token: string): RegistryUser | undefined {
-    const hit = this.#tokens.lookup(token);
+  /** The user of a bearer token verified less than the token cache's TTL ago (the fast path's check, for a request on `connection`), else undefined. */
+  cachedUser(token: string, connection: object): RegistryUser | undefined {
+    const hit = this.#tokens.lookupOn(connection, token);
     // An OAuth token limited to listing goes the general way, which enforces its scope.
     return hit === undefined || !scopesAllow(hit.scopes, FULL_SCOPE) ? undefined : hit.user;
   }

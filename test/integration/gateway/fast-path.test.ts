@@ -5,6 +5,7 @@
  * the token and Host checks still refuse.
  */
 
+import http from 'node:http';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { FIXTURES, KITCHEN_SINK } from '../../helpers/fixtures.js';
 import { startTestGateway, type TestGateway } from '../../helpers/gateway.js';
@@ -186,3 +187,38 @@ test('a wrong token and a foreign Origin are still refused', async () => {
   expect((await post({ ...session, authorization: 'Bearer wrong' }, body)).status).toBe(401);
   expect((await post({ ...session, origin: 'http://evil.example' }, body)).status).toBe(403);
 });
+
+test('a token revoked while its keep-alive connection stays open is refused on that connection at once', async () => {
+  const { user, token } = await gateway.addUser('keeps-alive', { admin: true });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    const opened = await rawPost(agent, token, {}, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'keep-alive', version: '1' } } });
+    const own = { 'mcp-session-id': String(opened.headers['mcp-session-id']), 'mcp-protocol-version': '2025-06-18' };
+    await rawPost(agent, token, own, { jsonrpc: '2.0', method: 'notifications/initialized' });
+    const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
+    const before = await rawPost(agent, token, own, ping);
+    expect(before.status).toBe(200);
+    expect(before.headers['x-request-id']).toMatch(FAST_ID);
+    expect(before.reused).toBe(true);
+    const [info] = await gateway.registry.tokens.list(user);
+    await gateway.registry.tokens.revoke(user, info?.prefix ?? '');
+    const after = await rawPost(agent, token, own, ping);
+    expect(after.reused).toBe(true);
+    expect(after.status).toBe(401);
+  } finally {
+    agent.destroy();
+  }
+});
+
+/** A POST on `agent` (one keep-alive socket): its status, headers, and whether it went on a socket used before. */
+function rawPost(agent: http.Agent, token: string, headers: Record<string, string>, body: unknown): Promise<{ status: number; headers: http.IncomingHttpHeaders; reused: boolean }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(gateway.mcpUrl, { method: 'POST', agent, headers: { ...ACCEPT, authorization: `Bearer ${token}`, ...headers }, timeout: 20_000 }, (response) => {
+      response.resume();
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, reused: request.reusedSocket }));
+    });
+    request.on('timeout', () => request.destroy(new Error('no answer within 20 s')));
+    request.on('error', reject);
+    request.end(JSON.stringify(body));
+  });
+}
