@@ -14,6 +14,7 @@ import type { MultiServerClient } from '../client/multi-server-client.js';
 import type { Logger } from '../logger.js';
 import type { AuditWriterStats, RegistryUser } from '../registry/index.js';
 import type { UserClient } from '../pool/index.js';
+import { innerMap } from '../util/inner-map.js';
 
 /** Live numbers the gateway gauges read at scrape time. */
 export interface GatewayGaugeSources {
@@ -85,11 +86,7 @@ export class GatewayMetrics {
   /** Counts one HTTP request. `route` is the route pattern, never the raw path. */
   observeRequest(method: string, route: string, status: number, seconds: number): void {
     // Found by route, method and status (strings that keep their hash, a small number): no key string and no label closure per request (issue 17).
-    let byMethod = this.#requestSeries.get(route);
-    if (byMethod === undefined) {
-      byMethod = new Map();
-      this.#requestSeries.set(route, byMethod);
-    }
+    const byMethod = innerMap(this.#requestSeries, route);
     let series = byMethod.get(method);
     if (series === undefined) {
       series = { duration: this.#duration.series(`${method} ${route}`, () => ({ method, route })), byStatus: new Map() };

@@ -6,6 +6,7 @@
  */
 
 import type { LegacySession } from './legacy-session.js';
+import { innerMap } from '../util/inner-map.js';
 
 /** One id's running calls: one controller, or a list when a client reuses an id (nothing on the wire forbids it). */
 type Running = AbortController | AbortController[];
@@ -17,11 +18,7 @@ export class RunningCalls {
 
   /** Records a call of `session` under `id`. */
   track(session: LegacySession, id: string | number, abort: AbortController): void {
-    let calls = this.#bySession.get(session);
-    if (calls === undefined) {
-      calls = new Map();
-      this.#bySession.set(session, calls);
-    }
+    const calls = innerMap(this.#bySession, session);
     const running = calls.get(id);
     if (running === undefined) calls.set(id, abort);
     else if (Array.isArray(running)) running.push(abort);

@@ -7,6 +7,7 @@
  */
 
 import type { Counter } from 'prom-client';
+import { innerMap } from '../util/inner-map.js';
 
 /** Counts waiting for the next scrape, by key. */
 export type PendingCounts = Map<string, PendingCount>;
@@ -15,17 +16,7 @@ const byRegistryAndName = new WeakMap<object, Map<string, PendingCounts>>();
 
 /** The pending counts of metric `name` in `registry` (shared by every client that registers into it). */
 export function pendingCountsOf(registry: object, name: string): PendingCounts {
-  let byName = byRegistryAndName.get(registry);
-  if (byName === undefined) {
-    byName = new Map();
-    byRegistryAndName.set(registry, byName);
-  }
-  let counts = byName.get(name);
-  if (counts === undefined) {
-    counts = new Map();
-    byName.set(name, counts);
-  }
-  return counts;
+  return innerMap(innerMap(byRegistryAndName, registry), name);
 }
 
 /** One key's pending count. */

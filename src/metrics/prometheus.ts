@@ -9,6 +9,7 @@ import type { Histogram, Registry } from 'prom-client';
 import { LightHistogram, type HistogramSeries } from './light-histogram.js';
 import { flushPending, pendingCountsOf, pendingEntry, type PendingCount } from './pending-counts.js';
 import type { ClientStats, StatsCollector } from './stats-collector.js';
+import { innerMap } from '../util/inner-map.js';
 
 /** Options of {@link attachPrometheus}. */
 export interface PrometheusOptions {
@@ -109,11 +110,7 @@ export async function attachPrometheus(collector: StatsCollector, snapshot: () =
     previousOnCall?.(outcome);
     const { server, tool } = outcome;
     const kind = outcome.ok ? 'ok' : outcome.isError ? 'tool_error' : 'error';
-    let byTool = toolSeries.get(server);
-    if (byTool === undefined) {
-      byTool = new Map();
-      toolSeries.set(server, byTool);
-    }
+    const byTool = innerMap(toolSeries, server);
     let series = byTool.get(tool);
     if (series === undefined) {
       const key = `${extraKey}\n${server}\n${tool}`;

@@ -16,6 +16,7 @@ import { AccessState } from './access-state.js';
 import { PendingApprovals } from './pending-approvals.js';
 import { MemoryBucketStore, type RateBucketStore } from './rate-buckets.js';
 import { ToolGate, mayUseEndpoint, type ToolGateContext } from './tool-gate.js';
+import { innerMap } from '../../util/inner-map.js';
 
 /** Options of {@link GatewayAccess}. */
 export interface GatewayAccessOptions {
@@ -83,11 +84,7 @@ export class GatewayAccess {
 
   /** The gate of `user` on `endpoint` (`/mcp` when undefined). */
   gateFor(user: RegistryUser, endpoint?: string): ToolGate {
-    let byEndpoint = this.#gates.get(user.id);
-    if (byEndpoint === undefined) {
-      byEndpoint = new Map();
-      this.#gates.set(user.id, byEndpoint);
-    }
+    const byEndpoint = innerMap(this.#gates, user.id);
     let gate = byEndpoint.get(endpoint ?? '');
     if (gate === undefined) {
       gate = new ToolGate(this.#context, user, endpoint);
