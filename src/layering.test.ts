@@ -26,7 +26,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   [BASE]: [],
   util: [BASE],
   result: [BASE],
-  metrics: [BASE, 'result'],
+  metrics: [BASE, 'util', 'result'],
   contract: ['result', 'metrics'],
   config: [BASE, 'util'],
   auth: [BASE, 'util', 'config'],
