@@ -11,6 +11,7 @@
 
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { ErrorCode, SwitchboardError, isSwitchboardError } from '../errors.js';
+import { unwatchAbort, watchAbort } from './abort-watch.js';
 import type { ProgressUpdate } from './progress-update.js';
 
 export type { ProgressUpdate } from './progress-update.js';
@@ -31,8 +32,8 @@ export interface RpcErrorPayload {
 }
 
 /**
- * A request in flight. It is its own `abort` listener (`handleEvent`): no listener closure and no
- * clean-up closure per request (issue 17).
+ * A request in flight. It is its own abort watcher (`handleEvent`, see abort-watch): no listener
+ * closure and no clean-up closure per request (issue 17).
  */
 class Pending {
   timer: NodeJS.Timeout | undefined = undefined;
@@ -109,7 +110,7 @@ export class LeanRequester {
       } else {
         this.#ensureSweeper();
       }
-      if (signal !== undefined) signal.addEventListener('abort', entry, { once: true });
+      if (signal !== undefined) watchAbort(signal, entry);
       let sent: Promise<void> | void;
       try {
         sent = this.#send(message as JSONRPCMessage);
@@ -170,7 +171,7 @@ export class LeanRequester {
     if (entry === undefined) return false;
     this.#pending.delete(id);
     if (entry.timer !== undefined) clearTimeout(entry.timer);
-    entry.signal?.removeEventListener('abort', entry);
+    if (entry.signal !== undefined) unwatchAbort(entry.signal, entry);
     return true;
   }
 

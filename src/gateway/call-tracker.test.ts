@@ -1,4 +1,5 @@
 import { expect, test } from 'vitest';
+import { unwatchAbort, watchAbort } from '../connection/abort-watch.js';
 import { CallTracker, type CallDownstream } from './call-tracker.js';
 
 const downstream = (era: CallDownstream['era'] = 'legacy'): CallDownstream => ({ key: {}, era, canElicit: false, canSample: false });
@@ -65,4 +66,18 @@ test('a reusable controller serves a later call only when it never aborted and k
   const next = tracker.begin('u', 's', downstream(), undefined, true).call.abort;
   for (const used of [aborted, listened, notReusable]) expect(next).not.toBe(used.call.abort);
   expect(next.signal.aborted).toBe(false);
+});
+
+test('a controller whose requests stopped watching it is reused; one still watched is not', () => {
+  const tracker = new CallTracker();
+  const request = { handleEvent: () => {} };
+  const settled = tracker.begin('u', 's', downstream(), undefined, true);
+  watchAbort(settled.call.abort.signal, request);
+  unwatchAbort(settled.call.abort.signal, request);
+  settled.end();
+  const reused = tracker.begin('u', 's', downstream(), undefined, true);
+  expect(reused.call.abort).toBe(settled.call.abort);
+  watchAbort(reused.call.abort.signal, request);
+  reused.end();
+  expect(tracker.begin('u', 's', downstream(), undefined, true).call.abort).not.toBe(reused.call.abort);
 });

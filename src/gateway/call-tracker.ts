@@ -6,7 +6,7 @@
  * and what is still running when the gateway shuts down (it waits for them, then cancels them).
  */
 
-import { getEventListeners } from 'node:events';
+import { isUnwatched } from '../connection/abort-watch.js';
 
 /**
  * Controllers kept for reuse (see {@link CallTracker.begin}'s `reuse`). Making an `AbortController`
@@ -117,7 +117,7 @@ export class CallTracker {
 
   /** Keeps `abort` for a later call when nothing can tell it was used: not aborted, no listener left. */
   #keep(abort: AbortController): void {
-    if (this.#spare.length >= MAX_SPARE_CONTROLLERS || abort.signal.aborted || getEventListeners(abort.signal, 'abort').length > 0) return;
+    if (this.#spare.length >= MAX_SPARE_CONTROLLERS || abort.signal.aborted || !isUnwatched(abort.signal)) return;
     this.#spare.push(abort);
   }
 
