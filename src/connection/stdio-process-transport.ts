@@ -13,6 +13,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { ErrorCode, SwitchboardError } from '../errors.js';
 import { noopLogger, type Logger } from '../logger.js';
+import { CoalescedWriter } from './coalesced-writer.js';
 import { JsonLineDecoder } from './json-line-decoder.js';
 import { isProcessGroupAlive, signalProcessGroup, trackProcessGroup, untrackProcessGroup } from './process-group.js';
 import { StderrRingBuffer } from './stderr-ring-buffer.js';
@@ -74,6 +75,7 @@ export class StdioProcessTransport implements Transport {
   #closing: Promise<void> | undefined;
   #exited: Promise<void> | undefined;
   #drained: Promise<void> | undefined;
+  #stdin: CoalescedWriter | undefined;
 
   constructor(options: StdioProcessTransportOptions) {
     this.#options = options;
@@ -119,6 +121,7 @@ export class StdioProcessTransport implements Transport {
         return;
       }
       this.#child = child;
+      if (child.stdin !== null) this.#stdin = new CoalescedWriter(child.stdin);
       let settled = false;
       this.#exited = new Promise<void>((resolveExit) => {
         child.once('exit', (code, signal) => {
@@ -190,7 +193,7 @@ export class StdioProcessTransport implements Transport {
         reason: 'is not running',
       });
     }
-    return stdin.write(`${JSON.stringify(message)}\n`);
+    return (this.#stdin ?? stdin).write(`${JSON.stringify(message)}\n`);
   }
 
   /**
@@ -210,6 +213,7 @@ export class StdioProcessTransport implements Transport {
     const sigtermGraceMs = this.#options.sigtermGraceMs ?? DEFAULT_SIGTERM_GRACE_MS;
     try {
       if (this.#exit === undefined) {
+        this.#stdin?.flush();
         child.stdin?.end();
         await withTimeout(this.#exited ?? Promise.resolve(), stdinGraceMs);
       }
@@ -231,6 +235,7 @@ export class StdioProcessTransport implements Transport {
       await withTimeout(this.#exited ?? Promise.resolve(), sigtermGraceMs);
     } finally {
       untrackProcessGroup(pgid);
+      this.#stdin?.flush();
       child.stdout?.destroy();
       child.stderr?.destroy();
       child.stdin?.destroy();
