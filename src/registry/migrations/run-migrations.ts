@@ -15,6 +15,7 @@ import { clusterMigration } from './006-cluster.js';
 import { userToolSearchMigration } from './007-user-tool-search.js';
 import { replicaStatsMigration } from './009-replica-stats.js';
 import { clusterLimitsMigration } from './008-cluster-limits.js';
+import { auditIndexesMigration } from './010-audit-indexes.js';
 
 /** Every migration, by version. Names sort in the order they apply. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -26,6 +27,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '007-user-tool-search': userToolSearchMigration,
   '009-replica-stats': replicaStatsMigration,
   '008-cluster-limits': clusterLimitsMigration,
+  '010-audit-indexes': auditIndexesMigration,
 };
 
 /** Brings the schema to the latest version; returns the versions applied now. */

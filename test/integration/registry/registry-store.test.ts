@@ -303,6 +303,29 @@ for (const { kind, skip } of await backendsToTest()) {
       expect((await registry.users.list()).map((user) => user.name)).toEqual(['alice']);
     });
 
+    test('the audit log keeps only the indexes its query reads: a user’s newest entries straight from (user_id, id)', async () => {
+      const alice = await registry.users.add('alice');
+      const writer = new AuditWriter(registry.audit);
+      for (let index = 0; index < 5; index++) writer.write({ userId: alice.id, userName: 'alice', server: 'echo', tool: `t${index}`, ok: true, durationMs: 1 });
+      writer.write({ userId: 'someone-else', userName: 'bob', server: 'echo', tool: 'other', ok: true, durationMs: 1 });
+      await writer.close();
+      expect((await registry.audit.list({ user: { id: alice.id }, limit: 3 })).map((entry) => entry.tool)).toEqual(['t4', 't3', 't2']);
+      // Each index is one more B-tree written per tool call (issue 17): none that no query reads.
+      const query = 'select * from audit_log where user_id = $1 order by id desc limit 3';
+      if (kind === 'sqlite') {
+        const { default: Database } = await import('better-sqlite3');
+        const raw = new Database(database.file ?? '', { readonly: true });
+        const indexes = raw.prepare("select name from sqlite_master where type = 'index' and tbl_name = 'audit_log' order by name").pluck().all();
+        const plan = raw.prepare(`explain query plan ${query.replace('$1', '?')}`).all(alice.id) as Array<{ detail: string }>;
+        raw.close();
+        expect(indexes).toEqual(['audit_log_user_id', 'sqlite_autoindex_audit_log_1']);
+        expect(plan.map((step) => step.detail)).toEqual([expect.stringContaining('USING INDEX audit_log_user_id (user_id=?)')]);
+      } else {
+        const indexes = await queryPostgres(database.db, "select indexname from pg_indexes where tablename = 'audit_log' order by indexname");
+        expect(indexes.map((row) => row.indexname)).toEqual(['audit_log_pkey', 'audit_log_user_id']);
+      }
+    });
+
     test('policy: global settings and per-user exceptions are validated and stored', async () => {
       expect(await registry.policy()).toMatchObject({ allowStdio: false, maxServers: 25, maxConcurrentCalls: 8 });
       await registry.setPolicy({ maxServers: 3, allowHttpHosts: ['intranet.example.com'] });
