@@ -53,6 +53,8 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
   readonly #life: ConnectionLifecycle;
   readonly #path: RequestPath;
   readonly #oauth: OAuthHook;
+  /** A `tools/call` result as callers get it (one function, not a closure per call). */
+  readonly #normalize = (raw: unknown): ToolResult => normalizeToolResult(raw, this.spec.name);
 
   constructor(spec: ServerSpec, options: ServerConnectionOptions = {}) {
     super();
@@ -240,7 +242,7 @@ export class ServerConnection extends TypedEmitter<ServerConnectionEvents> {
   /** Calls a tool. A result with `isError: true` is returned, not thrown. */
   callTool(name: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<ToolResult> {
     // Not `async`: one derived promise on the per-call path.
-    return this.#path.request('tools/call', options.meta === undefined ? { name, arguments: args } : { name, arguments: args, _meta: options.meta }, options, name).then((raw) => normalizeToolResult(raw, this.spec.name));
+    return this.#path.request('tools/call', options.meta === undefined ? { name, arguments: args } : { name, arguments: args, _meta: options.meta }, options, name, this.#normalize);
   }
 
   /** Reads a resource. */

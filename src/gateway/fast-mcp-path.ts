@@ -181,21 +181,25 @@ export class FastMcpPath {
     const gone = (): void => abort.abort(new Error('the client went away'));
     // `on`, not `once` (no wrapper per call): it is taken off below, and a second abort does nothing.
     outgoing.on('close', gone);
-    void this.#call(client, call, tracked).then(
-      (result) => {
-        this.#running.untrack(session, request.id, abort);
-        outgoing.off('close', gone);
-        ended();
-        // A cancelled request gets no answer (the spec's rule, as the SDK keeps it): its stream just ends.
+    this.#call(client, call, tracked, (result) => {
+      // The answer first, the bookkeeping after it: at one connection it is all on the client's wait.
+      outgoing.off('close', gone);
+      try {
         if (this.#running.cancelled(abort)) {
-          if (outgoing.destroyed) return;
-          writeSseEnd(outgoing, session.id, exchange.requestId);
-          return this.#observe(exchange, 200);
+          // A cancelled request gets no answer (the spec's rule, as the SDK keeps it): its stream just ends.
+          if (!outgoing.destroyed) {
+            writeSseEnd(outgoing, session.id, exchange.requestId);
+            this.#observe(exchange, 200);
+          }
+        } else {
+          const answer = result.kind === 'result' ? { result: result.structured ? session.projectCallToolResult(result.value, call.tool.outputSchema) : result.value } : { error: result.error };
+          this.#send(outgoing, session, messageText(request.id, answer), exchange);
         }
-        const answer = result.kind === 'result' ? { result: result.structured ? session.projectCallToolResult(result.value, call.tool.outputSchema) : result.value } : { error: result.error };
-        this.#send(outgoing, session, messageText(request.id, answer), exchange);
-      },
-    );
+      } finally {
+        this.#running.untrack(session, request.id, abort);
+        ended();
+      }
+    });
     return true;
   }
 
@@ -229,16 +233,17 @@ export class FastMcpPath {
     const gone = (): void => tracked.call.abort.abort(new Error('the client went away'));
     outgoing.once('close', gone);
     void this.#gateway.lease(user).then(
-      async (lease) => {
+      (lease) => {
         endpoint.bind(lease.client);
-        try {
-          const result = await this.#call(lease.client, call, tracked);
-          const answer = result.kind === 'result' ? { result: stampModern(result.structured ? projectStructured(result.value) : result.value) } : { error: result.error };
-          outgoing.off('close', gone);
-          this.#sendJson(outgoing, messageText(request.id, answer), exchange);
-        } finally {
-          lease.release();
-        }
+        this.#call(lease.client, call, tracked, (result) => {
+          try {
+            const answer = result.kind === 'result' ? { result: stampModern(result.structured ? projectStructured(result.value) : result.value) } : { error: result.error };
+            outgoing.off('close', gone);
+            this.#sendJson(outgoing, messageText(request.id, answer), exchange);
+          } finally {
+            lease.release();
+          }
+        });
       },
       (error: unknown) => {
         tracked.end();
@@ -264,10 +269,11 @@ export class FastMcpPath {
   }
 
   /**
-   * Runs a call through the user's client (its limit, audit and cancellation), tracked for the shutdown.
-   * Not `async`: one derived promise instead of an async frame per call (issue 17); never rejects.
+   * Runs a call through the user's client (its limit, audit and cancellation), tracked for the shutdown,
+   * and gives `answer` how it ended. Not `async` and no promise of its own: the answer is made in the
+   * call's own reaction (issue 17).
    */
-  #call(client: UserClient, call: { tool: CatalogTool; args: JsonObject }, tracked: ReturnType<Gateway['calls']['begin']>): Promise<CallOutcome> {
+  #call(client: UserClient, call: { tool: CatalogTool; args: JsonObject }, tracked: ReturnType<Gateway['calls']['begin']>, answer: (outcome: CallOutcome) => void): void {
     const signal = tracked.call.abort.signal;
     const failed = (error: unknown): CallOutcome => {
       tracked.end();
@@ -277,17 +283,20 @@ export class FastMcpPath {
     try {
       running = client.callTool(call.tool.name, call.args, { signal });
     } catch (error) {
-      return Promise.resolve(failed(error));
+      queueMicrotask(() => answer(failed(error)));
+      return;
     }
-    return running.then((raw) => {
+    void running.then((raw) => {
+      let outcome: CallOutcome;
       try {
         const value = toWireResult(raw);
         tracked.end();
-        return { kind: 'result', value, structured: value.structuredContent !== undefined };
+        outcome = { kind: 'result', value, structured: value.structuredContent !== undefined };
       } catch (error) {
-        return failed(error);
+        outcome = failed(error);
       }
-    }, failed);
+      answer(outcome);
+    }, (error: unknown) => answer(failed(error)));
   }
 
   /** A 2025-era session's answer (`message`: its JSON text), observed. */
