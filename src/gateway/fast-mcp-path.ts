@@ -33,13 +33,14 @@ import { messageText, resultMessageText, writeAccepted, writeJsonMessage, writeS
 import { toolsListJson } from './tools-list-cache.js';
 import { toWireResult } from './wire-format.js';
 import type { CatalogTool } from '../client/multi-server-client.js';
-import type { UserClient } from '../pool/index.js';
+import type { ClientLease, UserClient } from '../pool/index.js';
 import type { ToolResult } from '../result/tool-result.js';
 import { FULL_SCOPE, scopesAllow } from './oauth-server/mcp-scope.js';
 import type { RegistryUser } from '../registry/index.js';
 import { toolSearchSettingsOf } from './gateway-tool-search.js';
 import { HOP_HEADER } from './replica-hop.js';
 import { RunningCalls } from './running-calls.js';
+import { callOf, isCancellation, isModernEnvelope, MODERN_VERSION, rpcRequestOf, type JsonObject } from './fast-mcp-requests.js';
 
 /** Bodies the fast path read and handed to the general path (it must not read the request again). */
 const readBodies = new WeakMap<IncomingMessage, JsonBody>();
@@ -52,28 +53,16 @@ export function takeReadBody(incoming: IncomingMessage): JsonBody | undefined {
 }
 
 const LEGACY_VERSIONS = new Set(['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']);
-const MODERN_VERSION = '2026-07-28';
-const META_PROTOCOL = 'io.modelcontextprotocol/protocolVersion';
-const META_CLIENT = 'io.modelcontextprotocol/clientInfo';
-const META_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
-const MODERN_META_KEYS = new Set([META_PROTOCOL, META_CLIENT, META_CAPABILITIES]);
 
 /** The downstream signal of a fast-path call as `callFailure` sees it: a cancelled call gets no answer at all. */
 const NEVER_ABORTED = new AbortController().signal;
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-type JsonObject = Record<string, unknown>;
 /** One HTTP exchange of the fast path: for its log line, metrics and headers. */
 interface Exchange {
   started: number;
   requestId: string;
   user: RegistryUser;
-}
-/** A JSON-RPC request the fast path may answer. */
-interface RpcRequest {
-  id: string | number;
-  method: string;
-  params: JsonObject;
 }
 
 /** The fast path of one gateway. */
@@ -232,19 +221,26 @@ export class FastMcpPath {
     const tracked = this.#gateway.calls.begin(user.id, call.tool.server, { key: {}, era: 'modern', canElicit: false, canSample: false }, undefined, true);
     const gone = (): void => tracked.call.abort.abort(new Error('the client went away'));
     outgoing.once('close', gone);
+    const run = (lease: ClientLease): void => {
+      endpoint.bind(lease.client);
+      this.#call(lease.client, call, tracked, (result) => {
+        try {
+          const answer = result.kind === 'result' ? { result: stampModern(result.structured ? projectStructured(result.value) : result.value) } : { error: result.error };
+          outgoing.off('close', gone);
+          this.#sendJson(outgoing, messageText(request.id, answer), exchange);
+        } finally {
+          lease.release();
+        }
+      });
+    };
+    // The client is up (the usual case): leased at once, without the pool's promise.
+    const leased = this.#gateway.leaseNow(user);
+    if (leased !== undefined) {
+      run(leased);
+      return true;
+    }
     void this.#gateway.lease(user).then(
-      (lease) => {
-        endpoint.bind(lease.client);
-        this.#call(lease.client, call, tracked, (result) => {
-          try {
-            const answer = result.kind === 'result' ? { result: stampModern(result.structured ? projectStructured(result.value) : result.value) } : { error: result.error };
-            outgoing.off('close', gone);
-            this.#sendJson(outgoing, messageText(request.id, answer), exchange);
-          } finally {
-            lease.release();
-          }
-        });
-      },
+      run,
       (error: unknown) => {
         tracked.end();
         outgoing.off('close', gone);
@@ -355,46 +351,4 @@ function acceptsBoth(accept: string | undefined): boolean {
 function headerView(incoming: IncomingMessage): Request {
   const view = { headers: { get: (name: string): string | null => (incoming.headers[name] as string | undefined) ?? null } };
   return view as unknown as Request;
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function rpcRequestOf(value: unknown): RpcRequest | undefined {
-  if (!isObject(value) || value.jsonrpc !== '2.0' || typeof value.method !== 'string') return undefined;
-  const id = value.id;
-  if ((typeof id !== 'string' && typeof id !== 'number') || (typeof id === 'number' && !Number.isInteger(id))) return undefined;
-  const params = value.params ?? {};
-  if (!isObject(params)) return undefined;
-  // Key loops instead of `Object.keys(…).some(…)` and object rests: no array or copy per request (issue 17).
-  for (const key in value) if (key !== 'jsonrpc' && key !== 'id' && key !== 'method' && key !== 'params') return undefined;
-  return { id, method: value.method, params };
-}
-
-function isCancellation(value: unknown): value is JsonObject {
-  return isObject(value) && value.jsonrpc === '2.0' && value.method === 'notifications/cancelled' && value.id === undefined && isObject(value.params) && (typeof value.params.requestId === 'string' || typeof value.params.requestId === 'number');
-}
-
-/** The tool and arguments of a `tools/call` the fast path can make (a known tool, no progress token, no task). */
-function callOf(request: RpcRequest, client: UserClient): { tool: CatalogTool; args: JsonObject } | undefined {
-  if (request.method !== 'tools/call') return undefined;
-  const params = request.params;
-  const { name, arguments: args, _meta: meta } = params;
-  if (typeof name !== 'string' || (args !== undefined && !isObject(args))) return undefined;
-  for (const key in params) if (key !== 'name' && key !== 'arguments' && key !== '_meta') return undefined;
-  if (isObject(meta) && meta.progressToken !== undefined) return undefined;
-  const tool = client.getTool(name);
-  return tool === undefined ? undefined : { tool, args: args ?? {} };
-}
-
-/** The 2026-07-28 envelope with nothing the fast path does not handle (no log level, no input answers). */
-function isModernEnvelope(meta: unknown): boolean {
-  if (!isObject(meta) || meta[META_PROTOCOL] !== MODERN_VERSION) return false;
-  const info = meta[META_CLIENT];
-  const capabilities = meta[META_CAPABILITIES];
-  if (!isObject(info) || typeof info.name !== 'string' || typeof info.version !== 'string' || !isObject(capabilities)) return false;
-  if (capabilities.elicitation !== undefined || capabilities.sampling !== undefined) return false;
-  for (const key in meta) if (!MODERN_META_KEYS.has(key)) return false;
-  return true;
 }

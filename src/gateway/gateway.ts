@@ -234,7 +234,17 @@ export class Gateway {
   /** A lease on `user`'s client (created on first use: its servers connect within their deadlines). */
   async lease(user: RegistryUser): Promise<ClientLease> {
     if (this.#shuttingDown) throw new SwitchboardError(ErrorCode.Unavailable, 'the gateway is shutting down');
-    const lease = await this.pool.acquire(user);
+    return this.#followed(user, await this.pool.acquire(user));
+  }
+
+  /** {@link lease} when the user's client is up already: at once, or undefined (then `lease`). */
+  leaseNow(user: RegistryUser): ClientLease | undefined {
+    const lease = this.#shuttingDown ? undefined : this.pool.leaseNow(user);
+    return lease === undefined ? undefined : this.#followed(user, lease);
+  }
+
+  /** A leased client's metrics, events and statistics are followed by the gateway (once per client). */
+  #followed(user: RegistryUser, lease: ClientLease): ClientLease {
     this.metrics.attach(lease.client, user.name);
     this.relay.track(user.id, lease.client);
     this.clusterStats.track(user.id, lease.client);

@@ -98,13 +98,8 @@ export class ClientPool extends TypedEmitter<ClientPoolEvents> {
     if (this.#closing !== undefined) throw new SwitchboardError(ErrorCode.ServerDisconnected, 'the client pool is closed');
     const found = isRegistryUser(user) ? user : await this.#registry.users.get(user);
     let entry = this.#entries.get(found.id);
-    if (entry === undefined) {
-      entry = this.#create(found);
-    } else {
-      // Most recently used last: the map's order is the LRU order.
-      this.#entries.delete(found.id);
-      this.#entries.set(found.id, entry);
-    }
+    if (entry === undefined) entry = this.#create(found);
+    else this.#touch(entry);
     entry.leases++;
     entry.lastUsed = Date.now();
     let client: UserClient;
@@ -114,17 +109,27 @@ export class ClientPool extends TypedEmitter<ClientPoolEvents> {
       entry.leases--;
       throw error;
     }
-    let released = false;
-    const held = entry;
-    return {
-      client,
-      release: () => {
-        if (released) return;
-        released = true;
-        held.leases--;
-        held.lastUsed = Date.now();
-      },
-    };
+    return leaseOf(entry, client);
+  }
+
+  /**
+   * The lease of `user`'s client when it is up already, at once: no promise and no await (the
+   * gateway's per-call path, issue 17). Undefined when it is still starting, not made yet or the pool
+   * is closing: then {@link acquire}.
+   */
+  leaseNow(user: RegistryUser): ClientLease | undefined {
+    const entry = this.#entries.get(user.id);
+    if (this.#closing !== undefined || entry?.client === undefined) return undefined;
+    this.#touch(entry);
+    entry.leases++;
+    entry.lastUsed = Date.now();
+    return leaseOf(entry, entry.client);
+  }
+
+  /** Most recently used last: the map's order is the LRU order. */
+  #touch(entry: PoolEntry): void {
+    this.#entries.delete(entry.userId);
+    this.#entries.set(entry.userId, entry);
   }
 
   /** Runs `task` with the client of `user`, releasing it after. */
@@ -313,4 +318,18 @@ function isRegistryUser(value: UserRef | RegistryUser): value is RegistryUser {
 
 function isIdle(entry: PoolEntry): boolean {
   return entry.leases === 0 && entry.refreshing === undefined && (entry.client === undefined ? false : entry.client.activeCalls === 0 && entry.client.waitingCalls === 0);
+}
+
+/** A lease of `entry`'s client; releasing it twice counts once. */
+function leaseOf(entry: PoolEntry, client: UserClient): ClientLease {
+  let released = false;
+  return {
+    client,
+    release: () => {
+      if (released) return;
+      released = true;
+      entry.leases--;
+      entry.lastUsed = Date.now();
+    },
+  };
 }

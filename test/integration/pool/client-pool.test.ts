@@ -109,6 +109,26 @@ for (const { kind, skip } of await backendsToTest()) {
       next.release();
     });
 
+    test('leaseNow: the client at once once it is up, a lease that keeps it from eviction, nothing while closing', async () => {
+      const pool = makePool({ idleTtlMs: 150 });
+      const user = await registry.users.get('alice');
+      expect(pool.leaseNow(user)).toBeUndefined();
+      const first = await pool.acquire(user);
+      first.release();
+      const now = pool.leaseNow(user);
+      expect(now?.client).toBe(first.client);
+      expect(await pool.evictIdle(Date.now() + 60_000)).toBe(0);
+      now?.release();
+      now?.release();
+      expect(await pool.evictIdle(Date.now() + 60_000)).toBe(1);
+      expect(pool.leaseNow(user)).toBeUndefined();
+      const again = await pool.acquire(user);
+      again.release();
+      const closing = pool.close();
+      expect(pool.leaseNow(user)).toBeUndefined();
+      await closing;
+    });
+
     test('over the cap, the least recently used idle client is evicted with its processes', async () => {
       const pool = makePool({ maxClients: 1 });
       const alice = await pool.acquire('alice');
