@@ -11,7 +11,7 @@
 
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { ErrorCode, SwitchboardError, isSwitchboardError } from '../errors.js';
-import { unwatchAbort, watchAbort } from './abort-watch.js';
+import { unwatchAbort, watchAbort } from '../util/abort-watch.js';
 import type { ProgressUpdate } from './progress-update.js';
 
 export type { ProgressUpdate } from './progress-update.js';

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { unwatchAbort, watchAbort } from '../connection/abort-watch.js';
+import { unwatchAbort, watchAbort } from '../util/abort-watch.js';
 import { CallTracker, type CallDownstream } from './call-tracker.js';
 
 const downstream = (era: CallDownstream['era'] = 'legacy'): CallDownstream => ({ key: {}, era, canElicit: false, canSample: false });

@@ -6,7 +6,7 @@
  * and what is still running when the gateway shuts down (it waits for them, then cancels them).
  */
 
-import { isUnwatched } from '../connection/abort-watch.js';
+import { isUnwatched } from '../util/abort-watch.js';
 
 /**
  * Controllers kept for reuse (see {@link CallTracker.begin}'s `reuse`). Making an `AbortController`

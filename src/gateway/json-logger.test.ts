@@ -16,7 +16,7 @@ describe('createJsonLogger', () => {
     const file = join(dir, 'log.jsonl');
     const fd = openSync(file, 'w');
     try {
-      const { logger, flush } = await createJsonLogger({ level: 'debug', fd });
+      const { logger, flush } = await createJsonLogger({ level: 'debug', fd, sync: true });
       logger.child({ server: 'x' }).warn('server failed: http://user:pw-1f2e@127.0.0.1:9/mcp?api_key=key-3d4c', { url: 'http://user:pw-1f2e@127.0.0.1:9/mcp?api_key=key-3d4c', error: 'fetch http://user:pw-1f2e@h/' });
       flush();
     } finally {

@@ -18,6 +18,12 @@ export interface JsonLoggerOptions {
   level?: JsonLogLevel;
   /** File descriptor written to. @default 2 (stderr) */
   fd?: number;
+  /**
+   * Every line written before the logging call returns, instead of buffered writes: for short runs
+   * and tests that close the descriptor at once (a buffered write in flight would hit a closed one).
+   * @default false
+   */
+  sync?: boolean;
 }
 
 /** A logger and the flush to call before the process exits (writes are buffered). */
@@ -39,7 +45,7 @@ export interface JsonLogger {
  */
 export async function createJsonLogger(options: JsonLoggerOptions = {}): Promise<JsonLogger> {
   const { pino } = await import('pino');
-  const destination = pino.destination({ fd: options.fd ?? 2, sync: false });
+  const destination = pino.destination({ fd: options.fd ?? 2, sync: options.sync === true });
   const secretKeys = ['authorization', 'token', 'apiKey', 'headers', 'env', 'password'];
   const instance = pino(
     {

@@ -1,5 +1,5 @@
 /**
- * @module connection/abort-watch
+ * @module util/abort-watch
  * Who waits on an `AbortSignal`, kept here rather than as one `addEventListener` and one
  * `removeEventListener` per request: Node's `EventTarget` made that pair ~3–4 % of the gateway's CPU
  * per tool call (bench/README.md, issue 17). A signal gets one listener of this module, once, for its
