@@ -24,6 +24,7 @@ import { TypedEmitter, type Listener } from '../util/typed-emitter.js';
 import { TenantDisclosure } from './tenant-disclosure.js';
 import { CallLimiter, DEFAULT_CALL_QUEUE_TIMEOUT_MS } from './call-limiter.js';
 import { auditCall } from './audit-call.js';
+import { countedCall } from './counted-call.js';
 import { CALL_TOOL, toolErrorCodeOf, type RunCall } from './run-call.js';
 import type { UserClientEvents, UserClientOptions } from './pool-types.js';
 import { closeGeneration, connectGeneration, needsPinning, pinnedFetchFor, reconfigurableInPlace, signatureOf, type Generation } from './user-generation.js';
@@ -240,42 +241,16 @@ export class UserClient extends TypedEmitter<UserClientEvents> {
     if (this.#options.audit !== undefined) auditCall(this.#options.audit, this.#user, generation, name, this.#options.auditArguments === true ? args : undefined, durationMs, errorCode);
   }
 
-  /**
-   * A call that has its place (`slot`: a local one taken by `tryStart`, given back here): run, counted,
-   * audited. Not `async`: one derived promise instead of an async frame and its await (issue 17).
-   */
+  /** A call that has its place (`slot`: a local one taken by `tryStart`, given back at its end): run, counted, audited. */
   #direct<T>(name: string, args: Record<string, unknown>, options: CallOptions, started: number, run: RunCall<T>, errorCodeOf: (result: T) => string | undefined, slot = true): Promise<T> {
     const generation = this.#current;
-    generation.running++;
-    const failed = (error: unknown): Promise<never> => {
+    return countedCall(generation, (client) => run(client, name, args, options), errorCodeOf, (errorCode) => {
       try {
-        this.#audit(name, args, generation, performance.now() - started, isSwitchboardError(error) ? error.code : ErrorCode.Internal);
+        this.#audit(name, args, generation, performance.now() - started, errorCode);
       } finally {
-        this.#release(generation, slot);
+        if (slot) this.#limiter.finish();
       }
-      return Promise.reject(generation.disclosure.error(error));
-    };
-    let running: Promise<T>;
-    try {
-      running = run(generation.client, name, args, options);
-    } catch (error) {
-      return failed(error);
-    }
-    return running.then((result) => {
-      try {
-        this.#audit(name, args, generation, performance.now() - started, errorCodeOf(result));
-      } finally {
-        this.#release(generation, slot);
-      }
-      return result;
-    }, failed);
-  }
-
-  /** A call of `generation` ended: its count, and the local slot when it held one. */
-  #release(generation: Generation, slot: boolean): void {
-    generation.running--;
-    if (generation.running === 0) generation.idle?.();
-    if (slot) this.#limiter.finish();
+    });
   }
 
   /**
