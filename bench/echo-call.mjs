@@ -7,13 +7,14 @@
 
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { wrkIdBase } from './wrk-run.mjs';
 
 const postScript = fileURLToPath(new URL('./wrk/post.lua', import.meta.url));
 
 /** wrk (one thread) at `connections` for `seconds` against `url` with `env` from {@link echoCallEnv}; resolves post.lua's figures. */
 export function wrkEcho(url, env, connections, seconds) {
   return new Promise((resolve) => {
-    const run = spawn('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '-s', postScript, url], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const run = spawn('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '-s', postScript, url], { env: { ...env, WRK_ID_BASE: wrkIdBase() }, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     run.stdout.on('data', (chunk) => (out += chunk));
     run.on('exit', () => resolve(JSON.parse(out.split('\n').find((line) => line.startsWith('WRK_RESULT ')).slice(11))));

@@ -20,10 +20,15 @@ export function cpuTicks(pid) {
   return Number(fields[11]) + Number(fields[12]);
 }
 
+/** A first request id for one wrk run (post.lua counts up from it): runs on one session never share ids. */
+export function wrkIdBase() {
+  return String(Math.floor(Math.random() * 2 ** 40) + 2);
+}
+
 /** wrk (one thread) POSTing `body` with `headers` at `connections` for `seconds`; resolves post.lua's figures. */
 export function runWrk(url, connections, seconds, { body, headers, expect }) {
   return new Promise((resolve, reject) => {
-    const env = { ...process.env, WRK_BODY: JSON.stringify(body), WRK_EXPECT: expect, WRK_HEADERS: Object.entries(headers).map(([key, value]) => `${key}: ${value}`).join('\n') };
+    const env = { ...process.env, WRK_BODY: JSON.stringify(body), WRK_EXPECT: expect, WRK_ID_BASE: wrkIdBase(), WRK_HEADERS: Object.entries(headers).map(([key, value]) => `${key}: ${value}`).join('\n') };
     const child = spawn('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', `${benchDir}wrk/post.lua`, url], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));

@@ -150,6 +150,8 @@ async function measureCalls(url, headers, pid, result) {
       cpuUsPerCall: calls === 0 ? undefined : (ticks * 1e6) / CLK_TCK / calls,
       p50Us: figures.p50Us,
       p99Us: figures.p99Us,
+      meanUs: figures.meanUs,
+      maxUs: figures.maxUs,
       errors: figures.bad + figures.socketErrors,
       calls,
     };
