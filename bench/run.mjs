@@ -190,12 +190,17 @@ async function main() {
     if (options.wrk) {
       const order = WRK_GATEWAYS.map((_, index) => WRK_GATEWAYS[(index + rep) % WRK_GATEWAYS.length]);
       for (const scenario of WRK_SCENARIOS) {
-        for (const gateway of order) {
-          const result = await runWorker('wrk-worker.mjs', gateway, scenario, options, log);
-          result.rep = rep;
-          wrkRuns.push(result);
-          const status = result.skipped !== undefined ? `skipped: ${result.skipped}` : result.error === undefined ? 'ok' : `FAILED: ${result.error.split('\n')[0]}`;
-          process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] rep ${rep + 1} wrk ${scenario.padEnd(8)} ${gateway.padEnd(12)} ${status}\n`);
+        // The calls scenarios run every row at once, interleaved (see wrk-worker.mjs); the others one row per process.
+        const interleaved = scenario === '2025' || scenario === '2026';
+        for (const gateway of interleaved ? ['interleaved'] : order) {
+          const outcome = await runWorker('wrk-worker.mjs', gateway, scenario, options, log);
+          const results = Array.isArray(outcome) ? outcome : interleaved ? WRK_GATEWAYS.map((row) => ({ ...outcome, gateway: row, scenario })) : [outcome];
+          for (const result of results) {
+            result.rep = rep;
+            wrkRuns.push(result);
+            const status = result.skipped !== undefined ? `skipped: ${result.skipped}` : result.error === undefined ? 'ok' : `FAILED: ${result.error.split('\n')[0]}`;
+            process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] rep ${rep + 1} wrk ${scenario.padEnd(8)} ${result.gateway.padEnd(12)} ${status}\n`);
+          }
         }
       }
     }

@@ -1,16 +1,18 @@
 /**
- * One row of the wrk gateway case in a fresh process (`node bench/wrk-worker.mjs NAME SCENARIO OUT_FILE
- * [--quick]`): starts gateway NAME (`floor`, `switchboard`, `supergateway`, `mcp-proxy`) in front of the
- * stdio echo server and measures it with wrk, a load generator far cheaper than any MCP client, so the
- * figures are the gateway's. Scenarios:
+ * The wrk gateway case's measuring process (`node bench/wrk-worker.mjs NAME SCENARIO OUT_FILE [--quick]`):
+ * gateways (`floor`, `switchboard`, `supergateway`, `mcp-proxy`), each in front of its own stdio echo
+ * server, measured with wrk, a load generator far cheaper than any MCP client, so the figures are the
+ * gateways'. Scenarios:
  * - `2025`: `initialize` once, then wrk POSTs `tools/call echo` with the session id;
  * - `2026`: stateless 2026-07-28 `tools/call` requests (envelope in `_meta`, `Mcp-Method`/`Mcp-Name`);
  * - `list`: a 1,003-tool upstream; sequential `tools/list` through the gateway against the same listing
  *   straight from the upstream's pipe (both with a lean Node client that parses the answer);
  * - `sessions`: RSS per idle 2025-era session (1,000 opened with a lean client) and the per-user cap.
- * For `2025`/`2026`, at 1, 8 and 64 connections: calls/s, p50/p99 (wrk), errors (a non-200 answer or one
- * without the echoed text, plus socket errors), and the gateway process's own CPU per call from
- * /proc/PID/stat (utime + stime; the upstream, a child, is not in it).
+ * `2025` and `2026` run every row in one process with NAME `interleaved` (OUT_FILE gets one result per
+ * row); `list` and `sessions` one row, NAME. For the calls scenarios, at 1, 8 and 64 connections:
+ * calls/s, p50/p99, mean and slowest call (wrk), errors (a non-200 answer or one without the echoed
+ * text, plus socket errors), and each gateway process's own CPU per call from /proc/PID/stat (utime +
+ * stime; the upstream, a child, is not in it).
  */
 
 import { spawn } from 'node:child_process';
@@ -23,10 +25,14 @@ import { gatewayOf } from './gateways.mjs';
 import { RawClient } from './raw-client.mjs';
 import { CLK_TCK, cpuTicks, runWrk } from './wrk-run.mjs';
 import { freePort } from './free-port.mjs';
+import { median } from './case-stats.mjs';
+import { WRK_GATEWAYS } from './wrk-case.mjs';
 
 const [name, scenario, outFile, ...flags] = process.argv.slice(2);
 const quick = flags.includes('--quick');
-const SECONDS = quick ? 2 : 4;
+/** Interleaved 1 s windows per row and connection count: 4 s of each row at each count (2 s when quick). */
+const WINDOW_SECONDS = 1;
+const ROUNDS = quick ? 2 : 4;
 const CONNECTIONS = [1, 8, 64];
 const READY_TIMEOUT_MS = 20_000;
 const SESSIONS = 1_000;
@@ -133,29 +139,53 @@ async function callOf(url, headers) {
   };
 }
 
-async function measureCalls(url, headers, pid, result) {
-  const call = await callOf(url, headers);
-  // A good answer carries the echoed text as a tool result.
-  const request = { ...call, expect: '"text":"hello"' };
-  const probe = await post(url, call.headers, call.body);
-  if (probe.status !== 200 || !probe.body.includes(request.expect)) throw new Error(`tools/call answered ${probe.status}: ${probe.body.slice(0, 300)}`);
-  await runWrk(url, 8, 1, request);
-  for (const connections of CONNECTIONS) {
-    const before = cpuTicks(pid);
-    const figures = await runWrk(url, connections, SECONDS, request);
-    const ticks = cpuTicks(pid) - before;
-    const calls = figures.good + figures.bad;
-    result[`c${connections}`] = {
-      callsPerSecond: figures.good / (figures.durationUs / 1e6),
-      cpuUsPerCall: calls === 0 ? undefined : (ticks * 1e6) / CLK_TCK / calls,
-      p50Us: figures.p50Us,
-      p99Us: figures.p99Us,
-      meanUs: figures.meanUs,
-      maxUs: figures.maxUs,
-      errors: figures.bad + figures.socketErrors,
-      calls,
-    };
+/**
+ * The calls scenarios of every row at once, interleaved: all gateways run side by side (each in front
+ * of its own echo server) and, per connection count, take turns in 1 s wrk windows, the order rotated
+ * each round. On this machine a single figure moves by up to 2× within a minute; windows a second
+ * apart share the machine's state, so the paired ratios compare gateways rather than moments.
+ * Per row and connection count: calls/s and CPU per call over all its windows, p50/p99 the median of
+ * its windows', the mean weighted by calls and the slowest call.
+ */
+async function measureInterleaved(rows) {
+  for (const row of rows) {
+    const call = await callOf(row.url, row.headers);
+    // A good answer carries the echoed text as a tool result.
+    row.request = { ...call, expect: '"text":"hello"' };
+    const probe = await post(row.url, call.headers, call.body);
+    if (probe.status !== 200 || !probe.body.includes(row.request.expect)) throw new Error(`${row.result.gateway}: tools/call answered ${probe.status}: ${probe.body.slice(0, 300)}`);
+    await runWrk(row.url, 8, 1, row.request);
   }
+  for (const connections of CONNECTIONS) {
+    const windows = new Map(rows.map((row) => [row, []]));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (let turn = 0; turn < rows.length; turn++) {
+        const row = rows[(turn + round) % rows.length];
+        const before = cpuTicks(row.pid);
+        const figures = await runWrk(row.url, connections, WINDOW_SECONDS, row.request);
+        windows.get(row).push({ ...figures, ticks: cpuTicks(row.pid) - before });
+      }
+    }
+    for (const row of rows) row.result[`c${connections}`] = combine(windows.get(row));
+  }
+}
+
+/** One row's figures at one connection count from its windows. */
+function combine(windows) {
+  const sum = (key) => windows.reduce((total, window) => total + window[key], 0);
+  const middle = (key) => median(windows.map((window) => window[key]));
+  const calls = sum('good') + sum('bad');
+  return {
+    callsPerSecond: sum('good') / (sum('durationUs') / 1e6),
+    cpuUsPerCall: calls === 0 ? undefined : (sum('ticks') * 1e6) / CLK_TCK / calls,
+    p50Us: middle('p50Us'),
+    p99Us: middle('p99Us'),
+    meanUs: calls === 0 ? undefined : windows.reduce((total, window) => total + window.meanUs * (window.good + window.bad), 0) / calls,
+    maxUs: Math.max(...windows.map((window) => window.maxUs)),
+    errors: sum('bad') + sum('socketErrors'),
+    calls,
+    windows: windows.length,
+  };
 }
 
 async function p50Of(count, run) {
@@ -223,29 +253,46 @@ async function measureSessions(url, headers, pid, result) {
   lean.destroy();
 }
 
-async function main() {
-  const gateway = name === 'floor' ? floor : gatewayOf(name);
-  const result = { gateway: name, scenario, label: gateway.label };
+/** Starts row `gatewayName` of this scenario, or says why it is skipped. */
+function startRow(gatewayName) {
+  const gateway = gatewayName === 'floor' ? floor : gatewayOf(gatewayName);
+  const result = { gateway: gatewayName, scenario, label: gateway.label };
   const why = gateway.available();
-  if (why !== undefined) return { ...result, skipped: why };
-  if (scenario === '2026' && name !== 'floor' && name !== 'switchboard') return { ...result, skipped: 'speaks only the 2025-era protocol' };
-  if (scenario === 'sessions' && name !== 'switchboard') return { ...result, skipped: 'measured for switchboard only' };
+  if (why !== undefined) return { result: { ...result, skipped: why } };
+  if (scenario === '2026' && gatewayName !== 'floor' && gatewayName !== 'switchboard') return { result: { ...result, skipped: 'speaks only the 2025-era protocol' } };
+  if (scenario === 'sessions' && gatewayName !== 'switchboard') return { result: { ...result, skipped: 'measured for switchboard only' } };
+  return { result, gateway };
+}
+
+async function launch(row) {
   const port = await freePort();
   const args = scenario === 'list' ? [serverScript, '--extra-tools', '1000', '--cache-list'] : [serverScript];
-  const started = gateway.start({ command: process.execPath, args, port, env: serverEnv(), ...(scenario === 'sessions' ? { extraArgs: ['--limit', `maxSessionsPerUser=${SESSIONS + 2}`] } : {}) });
-  const child = started.process;
-  child?.stderr?.on('data', (chunk) => process.stderr.write(chunk));
-  const headers = started.headers ?? {};
+  row.started = row.gateway.start({ command: process.execPath, args, port, env: serverEnv(), ...(scenario === 'sessions' ? { extraArgs: ['--limit', `maxSessionsPerUser=${SESSIONS + 2}`] } : {}) });
+  row.started.process?.stderr?.on('data', (chunk) => process.stderr.write(chunk));
+  row.url = row.started.url;
+  row.pid = row.started.process?.pid;
+  row.headers = row.started.headers ?? {};
+  await waitReady(row.url, row.headers);
+}
+
+/** `NAME` is a row, or `interleaved` (the 2025/2026 calls scenarios: every row, see {@link measureInterleaved}). */
+async function main() {
+  const interleaved = name === 'interleaved';
+  if (interleaved !== (scenario === '2025' || scenario === '2026')) throw new Error(`scenario ${scenario} is measured ${interleaved ? 'per row, not interleaved' : 'interleaved (NAME interleaved)'}`);
+  const rows = (interleaved ? WRK_GATEWAYS : [name]).map(startRow);
+  const running = rows.filter((row) => row.gateway !== undefined);
   try {
-    await waitReady(started.url, headers);
-    if (scenario === 'list') await measureList(started.url, headers, result);
-    else if (scenario === 'sessions') await measureSessions(started.url, headers, child.pid, result);
-    else await measureCalls(started.url, headers, child.pid, result);
-    return result;
+    for (const row of running) await launch(row);
+    if (interleaved) await measureInterleaved(running);
+    else if (scenario === 'list') await measureList(running[0].url, running[0].headers, running[0].result);
+    else if (scenario === 'sessions') await measureSessions(running[0].url, running[0].headers, running[0].pid, running[0].result);
+    return interleaved ? rows.map((row) => row.result) : rows[0].result;
   } finally {
     agent.destroy();
-    await killGroup(child);
-    started.cleanup?.();
+    for (const row of running) {
+      await killGroup(row.started?.process);
+      row.started?.cleanup?.();
+    }
   }
 }
 

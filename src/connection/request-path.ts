@@ -94,11 +94,8 @@ export class RequestPath {
   /** Deadline, cancellation and progress of a call, resolved. */
   options(options: CallOptions, timeoutMs: number = options.timeoutMs ?? this.#spec.callTimeoutMs): LeanRequestOptions {
     if (timeoutMs === this.#spec.callTimeoutMs && options.signal === undefined && options.onProgress === undefined) return this.#defaultOptions;
-    return {
-      timeoutMs,
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-      ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
-    };
+    // One literal of one shape, not conditional spreads (a temporary object and a property copy each, per call).
+    return { timeoutMs, signal: options.signal, onProgress: options.onProgress };
   }
 
   /** A failure of `operation` as the caller sees it (a closed or failed connection says so). */

@@ -220,7 +220,8 @@ export class FastMcpPath {
     if (call === undefined || call.tool.outputSchema !== undefined) return false;
     const tracked = this.#gateway.calls.begin(user.id, call.tool.server, { key: {}, era: 'modern', canElicit: false, canSample: false }, undefined, true);
     const gone = (): void => tracked.call.abort.abort(new Error('the client went away'));
-    outgoing.once('close', gone);
+    // `on`, as for a 2025 call: taken off when the answer is written or the lease fails.
+    outgoing.on('close', gone);
     const run = (lease: ClientLease): void => {
       endpoint.bind(lease.client);
       this.#call(lease.client, call, tracked, (result) => {

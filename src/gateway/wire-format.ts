@@ -34,11 +34,13 @@ export function toWireTool(tool: CatalogTool): Tool {
 
 /** A normalized result as `tools/call` returns it. */
 export function toWireResult(result: ToolResult): CallToolResult {
+  // One shape per result, its absent fields undefined (JSON leaves them out), rather than a conditional
+  // spread per field: each spread was a temporary object and a property copy on every call (issue 17).
   return {
     content: result.content.map(toWireContent),
-    ...(result.isError ? { isError: true } : {}),
-    ...(isRecord(result.structuredContent) ? { structuredContent: result.structuredContent } : {}),
-    ...(result._meta === undefined ? {} : { _meta: result._meta }),
+    isError: result.isError ? true : undefined,
+    structuredContent: isRecord(result.structuredContent) ? result.structuredContent : undefined,
+    _meta: result._meta,
   };
 }
 
@@ -61,7 +63,7 @@ function toWireResourceContents(contents: ResourceContents): { uri: string; text
 function toWireContent(item: ContentItem): CallToolResult['content'][number] {
   switch (item.type) {
     case 'text':
-      return { type: 'text', text: item.text, ...(item.annotations === undefined ? {} : { annotations: item.annotations }) };
+      return { type: 'text', text: item.text, annotations: item.annotations };
     case 'image':
     case 'audio':
       return { type: item.type, data: item.data, mimeType: item.mimeType, ...(item.annotations === undefined ? {} : { annotations: item.annotations }) };

@@ -49,7 +49,8 @@ export class CallObservation {
   end(outcome: CallEnd): void {
     const durationMs = performance.now() - this.started;
     const tool = this.#tool;
-    this.#stats.callEnded({ server: tool.server, tool: tool.originalName, durationMs, ...outcome });
+    // Fields named, not `...outcome`: one object of one shape per call.
+    this.#stats.callEnded({ server: tool.server, tool: tool.originalName, durationMs, ok: outcome.ok, isError: outcome.isError, errorCode: outcome.errorCode, cached: outcome.cached });
     endToolSpan(this.span, outcome);
     if (this.#events.listenerCount('tool-call-end') > 0) this.#events.emit('tool-call-end', { callId: this.#callId, name: tool.name, server: tool.server, originalName: tool.originalName, durationMs, ...outcome });
   }
