@@ -114,7 +114,7 @@ const ratioText = (ratio) => (ratio === undefined || !Number.isFinite(ratio) ? '
 /** The markdown section of the case. */
 export function renderWrk(summary) {
   const out = [`\n${WRK_SECTION}\n`];
-  out.push('wrk (one thread) POSTs `tools/call echo` at 1, 8 and 64 connections; CPU is the gateway process\'s own (/proc/PID/stat, the upstream excluded). Each cell: median over the repetitions and, in brackets, the median of the paired ratios to the floor forwarder (cost; > 1× is worse, for calls/s floor ÷ row). An error is a non-200 answer, one without the echoed text, or a socket error.\n');
+  out.push('wrk (one thread) POSTs `tools/call echo` at 1, 8 and 64 connections, each request under an id of its own (MCP never reuses an id within a session). In the two calls scenarios every row runs at once, each in front of its own echo server, and the rows take turns in 1 s wrk windows, 4 per row and connection count (2 with --quick), the order rotated each round: a row and the floor it is paired with see the same minute of this noisy machine. calls/s and CPU per call are over a row\'s windows, p50/p99 the median of its windows\'. CPU is the gateway process\'s own (/proc/PID/stat, the upstream excluded). Each cell: median over the repetitions and, in brackets, the median of the paired ratios to the floor forwarder (cost; > 1× is worse, for calls/s floor ÷ row). An error is a non-200 answer, one without the echoed text, or a socket error.\n');
   for (const [scenario, rows] of Object.entries(summary.rows)) {
     if (Object.keys(rows).length === 0) continue;
     out.push(`### ${scenario === '2025' ? '2025-era session (initialize once, then calls with Mcp-Session-Id)' : '2026-07-28 stateless requests'}\n`);

@@ -34,14 +34,14 @@ export function toWireTool(tool: CatalogTool): Tool {
 
 /** A normalized result as `tools/call` returns it. */
 export function toWireResult(result: ToolResult): CallToolResult {
-  // One shape per result, its absent fields undefined (JSON leaves them out), rather than a conditional
-  // spread per field: each spread was a temporary object and a property copy on every call (issue 17).
-  return {
-    content: result.content.map(toWireContent),
-    isError: result.isError ? true : undefined,
-    structuredContent: isRecord(result.structuredContent) ? result.structuredContent : undefined,
-    _meta: result._meta,
-  };
+  // Fields added when present rather than a conditional spread per field (each spread was a temporary
+  // object and a property copy on every call, issue 17). Absent, not undefined: the SDK's codec orders
+  // a result's keys by the ones present, and both paths answer the same bytes.
+  const wire: CallToolResult = { content: result.content.map(toWireContent) };
+  if (result.isError) wire.isError = true;
+  if (isRecord(result.structuredContent)) wire.structuredContent = result.structuredContent;
+  if (result._meta !== undefined) wire._meta = result._meta;
+  return wire;
 }
 
 /** A `resources/read` result on the wire (each item keeps its fields; text or blob as the server sent it). */
@@ -63,7 +63,7 @@ function toWireResourceContents(contents: ResourceContents): { uri: string; text
 function toWireContent(item: ContentItem): CallToolResult['content'][number] {
   switch (item.type) {
     case 'text':
-      return { type: 'text', text: item.text, annotations: item.annotations };
+      return item.annotations === undefined ? { type: 'text', text: item.text } : { type: 'text', text: item.text, annotations: item.annotations };
     case 'image':
     case 'audio':
       return { type: item.type, data: item.data, mimeType: item.mimeType, ...(item.annotations === undefined ? {} : { annotations: item.annotations }) };
