@@ -29,6 +29,7 @@ const FIGURES = [
   { key: 'c64.cpuUsPerCall', label: 'CPU µs/call @64' },
   { key: 'c1.p50Us', label: 'p50 µs @1' },
   { key: 'c1.p99Us', label: 'p99 µs @1' },
+  { key: 'c1Fixed.p50Us', label: 'p50 µs @1, fixed CPUs' },
   { key: 'c64.p50Us', label: 'p50 µs @64' },
   { key: 'c64.p99Us', label: 'p99 µs @64' },
 ];
@@ -46,7 +47,7 @@ export function summarizeWrk(wrkRuns) {
       if (runs.length === 0) continue;
       const good = runs.filter(ok);
       const row = { skipped: runs.find((run) => run.skipped !== undefined)?.skipped, failures: runs.filter((run) => run.error !== undefined).map((run) => run.error.split('\n')[0]), figures: {} };
-      row.errors = good.reduce((sum, run) => sum + (run.c1?.errors ?? 0) + (run.c8?.errors ?? 0) + (run.c64?.errors ?? 0), 0);
+      row.errors = good.reduce((sum, run) => sum + (run.c1?.errors ?? 0) + (run.c1Fixed?.errors ?? 0) + (run.c8?.errors ?? 0) + (run.c64?.errors ?? 0), 0);
       for (const figure of FIGURES) {
         const ratios = good.map((run) => {
           const base = valueAt(floorOf(scenario, run.rep), figure.key);
@@ -82,7 +83,8 @@ function targetsOf(rows, list, sessions) {
       const rate = ratio(`c${connections}.callsPerSecond`);
       targets.push({ name: `${scenario}: calls/s @${connections} ≥ 0.6× floor`, value: rate === undefined ? undefined : 1 / rate, met: rate !== undefined && 1 / rate >= 0.6 });
     }
-    targets.push({ name: `${scenario}: p50 @1 ≤ 1.3× floor`, value: ratio('c1.p50Us'), met: ratio('c1.p50Us') <= 1.3 });
+    targets.push({ name: `${scenario}: p50 @1 ≤ 1.3× floor (CPUs as the scheduler places them)`, value: ratio('c1.p50Us'), met: ratio('c1.p50Us') <= 1.3 });
+    targets.push({ name: `${scenario}: p50 @1 ≤ 1.3× floor (fixed CPUs: wrk on one, the row on the other)`, value: ratio('c1Fixed.p50Us'), met: ratio('c1Fixed.p50Us') <= 1.3 });
     targets.push({ name: `${scenario}: 0 errors`, value: ours.errors, met: ours.errors === 0 && ours.failures.length === 0, count: true });
     const peers = ['supergateway', 'mcp-proxy'].map((peer) => rows[scenario]?.[peer]).filter((peer) => peer !== undefined && peer.skipped === undefined);
     if (peers.length > 0) {
@@ -114,7 +116,7 @@ const ratioText = (ratio) => (ratio === undefined || !Number.isFinite(ratio) ? '
 /** The markdown section of the case. */
 export function renderWrk(summary) {
   const out = [`\n${WRK_SECTION}\n`];
-  out.push('wrk (one thread) POSTs `tools/call echo` at 1, 8 and 64 connections, each request under an id of its own (MCP never reuses an id within a session). In the two calls scenarios every row runs at once, each in front of its own echo server, and the rows take turns in 1 s wrk windows, 4 per row and connection count (2 with --quick), the order rotated each round: a row and the floor it is paired with see the same minute of this noisy machine. calls/s and CPU per call are over a row\'s windows, p50/p99 the median of its windows\'. CPU is the gateway process\'s own (/proc/PID/stat, the upstream excluded). Each cell: median over the repetitions and, in brackets, the median of the paired ratios to the floor forwarder (cost; > 1× is worse, for calls/s floor ÷ row). An error is a non-200 answer, one without the echoed text, or a socket error.\n');
+  out.push('wrk (one thread) POSTs `tools/call echo` at 1, 8 and 64 connections, each request under an id of its own (MCP never reuses an id within a session). In the two calls scenarios every row runs at once, each in front of its own echo server, and the rows take turns in 1 s wrk windows, 4 per row and connection count (2 with --quick), the order rotated each round: a row and the floor it is paired with see the same minute of this noisy machine. calls/s and CPU per call are over a row\'s windows, p50/p99 the median of its windows\'. CPU is the gateway process\'s own (/proc/PID/stat, the upstream excluded). Each cell: median over the repetitions and, in brackets, the median of the paired ratios to the floor forwarder (cost; > 1× is worse, for calls/s floor ÷ row). An error is a non-200 answer, one without the echoed text, or a socket error. *p50 @1, fixed CPUs*: one connection again, interleaved the same way, with wrk on CPU 0 and the row\'s whole process tree (gateway, its threads, its upstream) on CPU 1. At one connection a call is four wake-ups in a row; here an idle vCPU halts at once and waking it costs 30–50 µs, so with free placement a row\'s p50 depends on how many of the four the scheduler sends across CPUs, which changes from window to window (bench/README.md, eighth pass). Fixed, every row pays the same two.\n');
   for (const [scenario, rows] of Object.entries(summary.rows)) {
     if (Object.keys(rows).length === 0) continue;
     out.push(`### ${scenario === '2025' ? '2025-era session (initialize once, then calls with Mcp-Session-Id)' : '2026-07-28 stateless requests'}\n`);

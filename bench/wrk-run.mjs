@@ -25,11 +25,16 @@ export function wrkIdBase() {
   return String(Math.floor(Math.random() * 2 ** 40) + 2);
 }
 
-/** wrk (one thread) POSTing `body` with `headers` at `connections` for `seconds`; resolves post.lua's figures. */
-export function runWrk(url, connections, seconds, { body, headers, expect }) {
+/**
+ * wrk (one thread) POSTing `body` with `headers` at `connections` for `seconds`; resolves post.lua's
+ * figures. `cpu`: the CPU wrk runs on (through taskset), else wherever the scheduler puts it.
+ */
+export function runWrk(url, connections, seconds, { body, headers, expect }, cpu) {
   return new Promise((resolve, reject) => {
     const env = { ...process.env, WRK_BODY: JSON.stringify(body), WRK_EXPECT: expect, WRK_ID_BASE: wrkIdBase(), WRK_HEADERS: Object.entries(headers).map(([key, value]) => `${key}: ${value}`).join('\n') };
-    const child = spawn('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', `${benchDir}wrk/post.lua`, url], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const wrk = ['wrk', '-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', `${benchDir}wrk/post.lua`, url];
+    const command = cpu === undefined ? wrk : ['taskset', '-c', String(cpu), ...wrk];
+    const child = spawn(command[0], command.slice(1), { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));

@@ -12,7 +12,8 @@
  * row); `list` and `sessions` one row, NAME. For the calls scenarios, at 1, 8 and 64 connections:
  * calls/s, p50/p99, mean and slowest call (wrk), errors (a non-200 answer or one without the echoed
  * text, plus socket errors), and each gateway process's own CPU per call from /proc/PID/stat (utime +
- * stime; the upstream, a child, is not in it).
+ * stime; the upstream, a child, is not in it); and one connection once more with fixed CPUs
+ * (`c1Fixed`, see bench/cpu-placement.mjs).
  */
 
 import { spawn } from 'node:child_process';
@@ -27,6 +28,7 @@ import { CLK_TCK, cpuTicks, runWrk } from './wrk-run.mjs';
 import { freePort } from './free-port.mjs';
 import { median } from './case-stats.mjs';
 import { WRK_GATEWAYS } from './wrk-case.mjs';
+import { LOAD_CPU, ROW_CPU, allCpus, placeTree, placementUnavailable } from './cpu-placement.mjs';
 
 const [name, scenario, outFile, ...flags] = process.argv.slice(2);
 const quick = flags.includes('--quick');
@@ -168,6 +170,34 @@ async function measureInterleaved(rows) {
     }
     for (const row of rows) row.result[`c${connections}`] = combine(windows.get(row));
   }
+  await measureFixedPlacement(rows);
+}
+
+/**
+ * One connection again, with fixed CPUs: wrk on one, the row's whole process tree on the other (see
+ * bench/cpu-placement.mjs), interleaved as above. The row is put back on every CPU after its window.
+ */
+async function measureFixedPlacement(rows) {
+  const why = placementUnavailable();
+  if (why !== undefined) {
+    for (const row of rows) row.result.c1FixedSkipped = why;
+    return;
+  }
+  const windows = new Map(rows.map((row) => [row, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let turn = 0; turn < rows.length; turn++) {
+      const row = rows[(turn + round) % rows.length];
+      placeTree(row.pid, String(ROW_CPU));
+      try {
+        const before = cpuTicks(row.pid);
+        const figures = await runWrk(row.url, 1, WINDOW_SECONDS, row.request, LOAD_CPU);
+        windows.get(row).push({ ...figures, ticks: cpuTicks(row.pid) - before });
+      } finally {
+        placeTree(row.pid, allCpus());
+      }
+    }
+  }
+  for (const row of rows) row.result.c1Fixed = combine(windows.get(row));
 }
 
 /** One row's figures at one connection count from its windows. */
