@@ -50,9 +50,12 @@ export function placeTree(pid, cpus) {
   }
 }
 
-/** Every CPU of this machine, as a taskset list (to undo {@link placeTree}). */
-export function allCpus() {
-  return `0-${availableParallelism() - 1}`;
+/** The CPUs this process may run on, as a taskset list (what {@link placeTree} puts a row back on). */
+export function ownCpus() {
+  const result = spawnSync('taskset', ['-c', '-p', String(process.pid)], { encoding: 'utf8' });
+  const list = /:\s*([0-9,-]+)\s*$/.exec(result.stdout)?.[1];
+  if (result.status !== 0 || list === undefined) throw new Error(`taskset -c -p ${process.pid} failed: ${result.stderr.trim() || result.stdout.trim()}`);
+  return list;
 }
 
 function existsProcess(pid) {

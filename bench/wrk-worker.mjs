@@ -28,7 +28,7 @@ import { CLK_TCK, cpuTicks, runWrk } from './wrk-run.mjs';
 import { freePort } from './free-port.mjs';
 import { median } from './case-stats.mjs';
 import { WRK_GATEWAYS } from './wrk-case.mjs';
-import { LOAD_CPU, ROW_CPU, allCpus, placeTree, placementUnavailable } from './cpu-placement.mjs';
+import { LOAD_CPU, ROW_CPU, ownCpus, placeTree, placementUnavailable } from './cpu-placement.mjs';
 
 const [name, scenario, outFile, ...flags] = process.argv.slice(2);
 const quick = flags.includes('--quick');
@@ -159,45 +159,41 @@ async function measureInterleaved(rows) {
     await runWrk(row.url, 8, 1, row.request);
   }
   for (const connections of CONNECTIONS) {
-    const windows = new Map(rows.map((row) => [row, []]));
-    for (let round = 0; round < ROUNDS; round++) {
-      for (let turn = 0; turn < rows.length; turn++) {
-        const row = rows[(turn + round) % rows.length];
-        const before = cpuTicks(row.pid);
-        const figures = await runWrk(row.url, connections, WINDOW_SECONDS, row.request);
-        windows.get(row).push({ ...figures, ticks: cpuTicks(row.pid) - before });
-      }
-    }
-    for (const row of rows) row.result[`c${connections}`] = combine(windows.get(row));
+    const combined = await interleavedWindows(rows, connections);
+    for (const row of rows) row.result[`c${connections}`] = combined.get(row);
   }
-  await measureFixedPlacement(rows);
-}
-
-/**
- * One connection again, with fixed CPUs: wrk on one, the row's whole process tree on the other (see
- * bench/cpu-placement.mjs), interleaved as above. The row is put back on every CPU after its window.
- */
-async function measureFixedPlacement(rows) {
   const why = placementUnavailable();
   if (why !== undefined) {
     for (const row of rows) row.result.c1FixedSkipped = why;
     return;
   }
+  // One connection again with fixed CPUs: wrk on one, the row's whole process tree on the other (bench/cpu-placement.mjs).
+  const fixed = await interleavedWindows(rows, 1, true);
+  for (const row of rows) row.result.c1Fixed = fixed.get(row);
+}
+
+/**
+ * The rows' turns at `connections`, ROUNDS rounds of 1 s windows, the order rotated each round; each
+ * row's windows combined. `fixed`: each window with wrk and the row on CPUs of their own, the row put
+ * back on the worker's CPUs after it.
+ */
+async function interleavedWindows(rows, connections, fixed = false) {
   const windows = new Map(rows.map((row) => [row, []]));
+  const cpus = fixed ? ownCpus() : undefined;
   for (let round = 0; round < ROUNDS; round++) {
     for (let turn = 0; turn < rows.length; turn++) {
       const row = rows[(turn + round) % rows.length];
-      placeTree(row.pid, String(ROW_CPU));
+      if (fixed) placeTree(row.pid, String(ROW_CPU));
       try {
         const before = cpuTicks(row.pid);
-        const figures = await runWrk(row.url, 1, WINDOW_SECONDS, row.request, LOAD_CPU);
+        const figures = await runWrk(row.url, connections, WINDOW_SECONDS, row.request, fixed ? LOAD_CPU : undefined);
         windows.get(row).push({ ...figures, ticks: cpuTicks(row.pid) - before });
       } finally {
-        placeTree(row.pid, allCpus());
+        if (fixed) placeTree(row.pid, cpus);
       }
     }
   }
-  for (const row of rows) row.result.c1Fixed = combine(windows.get(row));
+  return new Map(rows.map((row) => [row, combine(windows.get(row))]));
 }
 
 /** One row's figures at one connection count from its windows. */
