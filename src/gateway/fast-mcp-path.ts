@@ -27,7 +27,7 @@ import { isProtocolErrorLike, jsonRpcErrorOf } from './fast-mcp-errors.js';
 import { projectStructured, stampModern } from './fast-mcp-results.js';
 import type { Gateway } from './gateway.js';
 import type { LegacySession } from './legacy-session.js';
-import { readJsonBody, type JsonBody } from './read-node-body.js';
+import { readJsonBodyThen, type JsonBody } from './read-node-body.js';
 import { callFailure } from './aggregated-server.js';
 import { messageText, resultMessageText, writeAccepted, writeJsonMessage, writeSseEnd, writeSseMessage } from './fast-mcp-answers.js';
 import { toolsListJson } from './tools-list-cache.js';
@@ -114,19 +114,26 @@ export class FastMcpPath {
     } else if (headers['mcp-protocol-version'] !== MODERN_VERSION) {
       return general();
     }
-    readJsonBody(incoming, gateway.maxBodyBytes).then(
+    // In the request's own `end` event, no promise (issue 17); a throw here is a bug, answered as one.
+    readJsonBodyThen(
+      incoming,
+      gateway.maxBodyBytes,
       (body) => {
-        const handed = (): void => {
-          readBodies.set(incoming, body);
-          general();
-        };
-        if (body.kind !== 'json') return handed();
-        const exchange = this.#exchange(incoming, user, started);
-        const served = session === undefined ? this.#modern(body.value, incoming, outgoing, user, exchange) : this.#legacy(body.value, outgoing, session, exchange);
-        if (!served) handed();
+        try {
+          const handed = (): void => {
+            readBodies.set(incoming, body);
+            general();
+          };
+          if (body.kind !== 'json') return handed();
+          const exchange = this.#exchange(incoming, user, started);
+          const served = session === undefined ? this.#modern(body.value, incoming, outgoing, user, exchange) : this.#legacy(body.value, outgoing, session, exchange);
+          if (!served) handed();
+        } catch (error) {
+          this.#failed(error, outgoing);
+        }
       },
       () => general(),
-    ).catch((error: unknown) => this.#failed(error, outgoing));
+    );
   }
 
   /** A bug on the fast path: logged, and answered as the general path answers an unexpected failure. */

@@ -222,3 +222,50 @@ function rawPost(agent: http.Agent, token: string, headers: Record<string, strin
     request.end(JSON.stringify(body));
   });
 }
+
+test('a body the fast path reads that is not JSON, or over the limit (declared or chunked), gets the general path\'s answer', async () => {
+  const invalid = await fetch(gateway.mcpUrl, { method: 'POST', headers: { ...ACCEPT, ...session, authorization: `Bearer ${gateway.adminToken}` }, body: '{"jsonrpc":"2.0",', signal: AbortSignal.timeout(20_000) });
+  expect(invalid.status).toBe(400);
+  expect(await invalid.json()).toMatchObject({ error: { code: -32700 } });
+  // Over the default limit (4 MiB).
+  const padding = 'z'.repeat(4 * 1024 * 1024 + 1024);
+  const declared = await post(session, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo', arguments: { message: padding } } });
+  expect(declared.status).toBe(413);
+  expect(JSON.parse(declared.text)).toMatchObject({ error: { data: { code: 'PAYLOAD_TOO_LARGE' } } });
+  const chunked = await chunkedPost(session, [`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo","arguments":{"message":"`, padding, '"}}}']);
+  expect(chunked.status).toBe(413);
+  // The session still serves on the fast path.
+  const after = await post(session, { jsonrpc: '2.0', id: 5, method: 'ping' });
+  expect(after.status).toBe(200);
+  expect(after.headers.get('x-request-id')).toMatch(FAST_ID);
+});
+
+test('a client that goes away in the middle of its body leaves the session serving', async () => {
+  const socketClosed = await new Promise<void>((resolve, reject) => {
+    const request = http.request(gateway.mcpUrl, { method: 'POST', headers: { ...ACCEPT, ...session, authorization: `Bearer ${gateway.adminToken}`, 'content-length': '500' } });
+    request.on('error', () => resolve());
+    request.on('response', () => reject(new Error('a request without its whole body was answered')));
+    request.write('{"jsonrpc":"2.0","id":6,"method":"tools/call"', () => setImmediate(() => request.destroy()));
+    request.on('close', () => resolve());
+  });
+  expect(socketClosed).toBeUndefined();
+  const after = await post(session, { jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'echo', arguments: { message: 'still here' } } });
+  expect(after.status).toBe(200);
+  expect(after.text).toContain('still here');
+});
+
+/** A POST whose body goes out in `parts` with chunked framing (no content-length): status and body. */
+function chunkedPost(headers: Record<string, string>, parts: string[]): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(gateway.mcpUrl, { method: 'POST', headers: { ...ACCEPT, authorization: `Bearer ${gateway.adminToken}`, ...headers }, timeout: 20_000 }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+    });
+    request.on('timeout', () => request.destroy(new Error('no answer within 20 s')));
+    request.on('error', reject);
+    for (const part of parts) request.write(part);
+    request.end();
+  });
+}
