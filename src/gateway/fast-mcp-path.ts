@@ -57,6 +57,7 @@ const LEGACY_VERSIONS = new Set(['2025-11-25', '2025-06-18', '2025-03-26', '2024
 /** The downstream signal of a fast-path call as `callFailure` sees it: a cancelled call gets no answer at all. */
 const NEVER_ABORTED = new AbortController().signal;
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+const noop = (): void => {};
 
 /** One HTTP exchange of the fast path: for its log line, metrics and headers. */
 interface Exchange {
@@ -171,12 +172,8 @@ export class FastMcpPath {
     // One controller per call: the tracker's (aborted at shutdown), also aborted by a cancellation or the client going away.
     const tracked = this.#gateway.calls.begin(session.userId, call.tool.server, { key: session.record, era: 'legacy', canElicit: false, canSample: false }, undefined, true);
     const abort = tracked.call.abort;
-    // A client may reuse an id while a call is running (nothing forbids it on the wire): a cancellation of that id cancels every such call.
-    this.#running.track(session, request.id, abort);
-    const ended = session.exchange();
     const gone = (): void => abort.abort(new Error('the client went away'));
-    // `on`, not `once` (no wrapper per call): it is taken off below, and a second abort does nothing.
-    outgoing.on('close', gone);
+    let ended = noop;
     this.#call(client, call, tracked, (result) => {
       // The answer first, the bookkeeping after it: at one connection it is all on the client's wait.
       outgoing.off('close', gone);
@@ -196,6 +193,14 @@ export class FastMcpPath {
         ended();
       }
     });
+    // After the call's request is on the pipe (it is written in the call above, at one connection on
+    // the client's wait): what only an answer, a cancellation or a disconnect needs, none of which can
+    // arrive before this turn ends.
+    // A client may reuse an id while a call is running (nothing forbids it on the wire): a cancellation of that id cancels every such call.
+    this.#running.track(session, request.id, abort);
+    ended = session.exchange();
+    // `on`, not `once` (no wrapper per call): it is taken off in the answer, and a second abort does nothing.
+    outgoing.on('close', gone);
     return true;
   }
 
