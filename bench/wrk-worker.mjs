@@ -13,7 +13,8 @@
  * calls/s, p50/p99, mean and slowest call (wrk), errors (a non-200 answer or one without the echoed
  * text, plus socket errors), and each gateway process's own CPU per call from /proc/PID/stat (utime +
  * stime; the upstream, a child, is not in it); and one connection once more with fixed CPUs
- * (`c1Fixed`, see bench/cpu-placement.mjs).
+ * (`c1Fixed`, see bench/cpu-placement.mjs), and with idle CPUs held polling (`c1Polling`, see
+ * bench/idle-polling.mjs).
  */
 
 import { spawn } from 'node:child_process';
@@ -29,6 +30,7 @@ import { freePort } from './free-port.mjs';
 import { median } from './case-stats.mjs';
 import { WRK_GATEWAYS } from './wrk-case.mjs';
 import { LOAD_CPU, ROW_CPU, ownCpus, placeTree, placementUnavailable } from './cpu-placement.mjs';
+import { holdIdlePolling, idleDriver, idlePollingUnavailable } from './idle-polling.mjs';
 
 const [name, scenario, outFile, ...flags] = process.argv.slice(2);
 const quick = flags.includes('--quick');
@@ -165,11 +167,25 @@ async function measureInterleaved(rows) {
   const why = placementUnavailable();
   if (why !== undefined) {
     for (const row of rows) row.result.c1FixedSkipped = why;
+  } else {
+    // One connection again with fixed CPUs: wrk on one, the row's whole process tree on the other (bench/cpu-placement.mjs).
+    const fixed = await interleavedWindows(rows, 1, true);
+    for (const row of rows) row.result.c1Fixed = fixed.get(row);
+  }
+  const noPolling = idlePollingUnavailable();
+  if (noPolling !== undefined) {
+    for (const row of rows) row.result.c1PollingSkipped = noPolling;
     return;
   }
-  // One connection again with fixed CPUs: wrk on one, the row's whole process tree on the other (bench/cpu-placement.mjs).
-  const fixed = await interleavedWindows(rows, 1, true);
-  for (const row of rows) row.result.c1Fixed = fixed.get(row);
+  // And once more with idle CPUs held polling: no halted vCPU to wake (bench/idle-polling.mjs), free placement.
+  const driver = idleDriver();
+  const release = holdIdlePolling();
+  try {
+    const polling = await interleavedWindows(rows, 1);
+    for (const row of rows) row.result.c1Polling = { ...polling.get(row), idleDriver: driver };
+  } finally {
+    release();
+  }
 }
 
 /**
