@@ -284,28 +284,31 @@ export class FastMcpPath {
    */
   #call(client: UserClient, call: { tool: CatalogTool; args: JsonObject }, tracked: ReturnType<Gateway['calls']['begin']>, answer: (outcome: CallOutcome) => void): void {
     const signal = tracked.call.abort.signal;
-    const failed = (error: unknown): CallOutcome => {
-      tracked.end();
-      return outcomeOfFailure(error, signal, call.tool);
+    // The answer first, the tracker's end after it (the shutdown then also waits for the answer's write).
+    const settle = (outcome: CallOutcome): void => {
+      try {
+        answer(outcome);
+      } finally {
+        tracked.end();
+      }
     };
     let running: Promise<ToolResult>;
     try {
       running = client.callTool(call.tool.name, call.args, { signal });
     } catch (error) {
-      queueMicrotask(() => answer(failed(error)));
+      queueMicrotask(() => settle(outcomeOfFailure(error, signal, call.tool)));
       return;
     }
     void running.then((raw) => {
       let outcome: CallOutcome;
       try {
         const value = toWireResult(raw);
-        tracked.end();
         outcome = { kind: 'result', value, structured: value.structuredContent !== undefined };
       } catch (error) {
-        outcome = failed(error);
+        outcome = outcomeOfFailure(error, signal, call.tool);
       }
-      answer(outcome);
-    }, (error: unknown) => answer(failed(error)));
+      settle(outcome);
+    }, (error: unknown) => settle(outcomeOfFailure(error, signal, call.tool)));
   }
 
   /** A 2025-era session's answer (`message`: its JSON text), observed. */
