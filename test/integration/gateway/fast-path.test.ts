@@ -241,14 +241,14 @@ test('a body the fast path reads that is not JSON, or over the limit (declared o
 });
 
 test('a client that goes away in the middle of its body leaves the session serving', async () => {
-  const socketClosed = await new Promise<void>((resolve, reject) => {
+  // Half of a declared 500-byte body, then the socket is destroyed: nothing may answer it, and the gateway must not fail.
+  await new Promise<void>((resolve, reject) => {
     const request = http.request(gateway.mcpUrl, { method: 'POST', headers: { ...ACCEPT, ...session, authorization: `Bearer ${gateway.adminToken}`, 'content-length': '500' } });
-    request.on('error', () => resolve());
+    request.on('error', () => {}); // the destroy below
     request.on('response', () => reject(new Error('a request without its whole body was answered')));
-    request.write('{"jsonrpc":"2.0","id":6,"method":"tools/call"', () => setImmediate(() => request.destroy()));
     request.on('close', () => resolve());
+    request.write('{"jsonrpc":"2.0","id":6,"method":"tools/call"', () => setImmediate(() => request.destroy()));
   });
-  expect(socketClosed).toBeUndefined();
   const after = await post(session, { jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'echo', arguments: { message: 'still here' } } });
   expect(after.status).toBe(200);
   expect(after.text).toContain('still here');
