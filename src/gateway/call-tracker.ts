@@ -7,6 +7,7 @@
  */
 
 import { isUnwatched } from '../util/abort-watch.js';
+import { LinkedList } from '../util/linked-list.js';
 
 /**
  * Controllers kept for reuse (see {@link CallTracker.begin}'s `reuse`). Making an `AbortController`
@@ -45,14 +46,14 @@ export interface TrackedCall {
 
 /** Calls in flight. */
 export class CallTracker {
-  readonly #byUser = new Map<string, Set<TrackedCall>>();
-  #size = 0;
+  /** A list, not a set per user: no rehash every few dozen calls (util/linked-list, issue 17). */
+  readonly #calls = new LinkedList<TrackedCall>();
   #idleWaiters: Array<() => void> = [];
   readonly #spare: AbortController[] = [];
 
   /** Calls in flight now. */
   get size(): number {
-    return this.#size;
+    return this.#calls.size;
   }
 
   /**
@@ -67,13 +68,7 @@ export class CallTracker {
     const follow = (): void => call.abort.abort(signal?.reason);
     if (signal?.aborted === true) follow();
     else signal?.addEventListener('abort', follow, { once: true });
-    let calls = this.#byUser.get(userId);
-    if (calls === undefined) {
-      calls = new Set();
-      this.#byUser.set(userId, calls);
-    }
-    calls.add(call);
-    this.#size++;
+    const node = this.#calls.push(call);
     let ended = false;
     return {
       call,
@@ -81,24 +76,21 @@ export class CallTracker {
         if (ended) return;
         ended = true;
         signal?.removeEventListener('abort', follow);
-        const set = this.#byUser.get(userId);
-        set?.delete(call);
-        if (set?.size === 0) this.#byUser.delete(userId);
-        this.#size--;
+        this.#calls.remove(node);
         if (reuse && signal === undefined) this.#keep(call.abort);
-        if (this.#size === 0) for (const wake of this.#idleWaiters.splice(0)) wake();
+        if (this.#calls.size === 0) for (const wake of this.#idleWaiters.splice(0)) wake();
       },
     };
   }
 
   /** The calls of `userId` to `server`, oldest first. */
   callsTo(userId: string, server: string): TrackedCall[] {
-    return [...(this.#byUser.get(userId) ?? [])].filter((call) => call.server === server);
+    return this.#calls.values().filter((call) => call.userId === userId && call.server === server);
   }
 
   /** Resolves true when no call is in flight, or false after `timeoutMs` (or once `signal` aborts). */
   whenIdle(timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
-    if (this.#size === 0) return Promise.resolve(true);
+    if (this.#calls.size === 0) return Promise.resolve(true);
     if (signal?.aborted === true) return Promise.resolve(false);
     return new Promise((resolve) => {
       const settle = (idle: boolean): void => {
@@ -123,6 +115,6 @@ export class CallTracker {
 
   /** Cancels every call in flight. */
   abortAll(reason: Error): void {
-    for (const calls of this.#byUser.values()) for (const call of calls) call.abort.abort(reason);
+    for (const call of this.#calls.values()) call.abort.abort(reason);
   }
 }

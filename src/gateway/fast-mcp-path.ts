@@ -39,7 +39,7 @@ import { FULL_SCOPE, scopesAllow } from './oauth-server/mcp-scope.js';
 import type { RegistryUser } from '../registry/index.js';
 import { toolSearchSettingsOf } from './gateway-tool-search.js';
 import { HOP_HEADER } from './replica-hop.js';
-import { RunningCalls } from './running-calls.js';
+import { RunningCalls, type RunningCall } from './running-calls.js';
 import { callOf, isCancellation, isModernEnvelope, MODERN_VERSION, rpcRequestOf, type JsonObject } from './fast-mcp-requests.js';
 
 /** Bodies the fast path read and handed to the general path (it must not read the request again). */
@@ -174,6 +174,7 @@ export class FastMcpPath {
     const abort = tracked.call.abort;
     const gone = (): void => abort.abort(new Error('the client went away'));
     let ended = noop;
+    let running: RunningCall | undefined;
     this.#call(client, call, tracked, (result) => {
       // The answer first, the bookkeeping after it: at one connection it is all on the client's wait.
       outgoing.off('close', gone);
@@ -189,7 +190,7 @@ export class FastMcpPath {
           this.#send(outgoing, session, messageText(request.id, answer), exchange);
         }
       } finally {
-        this.#running.untrack(session, request.id, abort);
+        if (running !== undefined) this.#running.untrack(session, running);
         ended();
       }
     });
@@ -197,7 +198,7 @@ export class FastMcpPath {
     // the client's wait): what only an answer, a cancellation or a disconnect needs, none of which can
     // arrive before this turn ends.
     // A client may reuse an id while a call is running (nothing forbids it on the wire): a cancellation of that id cancels every such call.
-    this.#running.track(session, request.id, abort);
+    running = this.#running.track(session, request.id, abort);
     ended = session.exchange();
     // `on`, not `once` (no wrapper per call): it is taken off in the answer, and a second abort does nothing.
     outgoing.on('close', gone);

@@ -52,6 +52,8 @@ export class ClientPool extends TypedEmitter<ClientPoolEvents> {
   readonly #options: ClientPoolOptions;
   readonly #logger: Logger;
   readonly #entries = new Map<string, PoolEntry>();
+  /** The entry last in `#entries` as far as {@link #touch} knows (a stale one only costs a move). */
+  #newest: PoolEntry | undefined;
   readonly #closingClients = new Set<Promise<void>>();
   readonly #timer: NodeJS.Timeout;
   readonly #onChange: (change: RegistryChange) => void;
@@ -126,10 +128,15 @@ export class ClientPool extends TypedEmitter<ClientPoolEvents> {
     return leaseOf(entry, entry.client);
   }
 
-  /** Most recently used last: the map's order is the LRU order. */
+  /**
+   * Most recently used last: the map's order is the LRU order. A move is a delete and a set, and a map
+   * moved on every call rehashes every few calls (util/sequence-table, issue 17): the newest is not moved.
+   */
   #touch(entry: PoolEntry): void {
+    if (this.#newest === entry) return;
     this.#entries.delete(entry.userId);
     this.#entries.set(entry.userId, entry);
+    this.#newest = entry;
   }
 
   /** Runs `task` with the client of `user`, releasing it after. */
@@ -250,6 +257,7 @@ export class ClientPool extends TypedEmitter<ClientPoolEvents> {
       if (this.#entries.get(user.id) === entry) this.#entries.delete(user.id);
     });
     this.#entries.set(user.id, entry);
+    this.#newest = entry;
     this.#enforceCap();
     return entry;
   }

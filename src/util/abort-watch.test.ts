@@ -53,3 +53,17 @@ test('isUnwatched: no watcher here and no listener of anyone else', () => {
   controller.signal.addEventListener('abort', () => {});
   expect(isUnwatched(controller.signal)).toBe(false);
 });
+
+test('watchers past the first: the first leaving keeps the others watching, and a new one joins them', () => {
+  const controller = new AbortController();
+  const told: string[] = [];
+  const [first, second, third] = [watcher(told, 'first'), watcher(told, 'second'), watcher(told, 'third')];
+  watchAbort(controller.signal, first);
+  watchAbort(controller.signal, second);
+  unwatchAbort(controller.signal, first);
+  expect(isUnwatched(controller.signal)).toBe(false);
+  watchAbort(controller.signal, third);
+  unwatchAbort(controller.signal, first);
+  controller.abort();
+  expect(told.sort()).toEqual(['second', 'third']);
+});
