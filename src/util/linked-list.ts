@@ -70,10 +70,4 @@ export class LinkedList<T> {
     for (let node = this.#head; node !== undefined; node = node.next) all.push(node.value);
     return all;
   }
-
-  /** The first entry `matches` accepts, oldest first. */
-  find(matches: (value: T) => boolean): T | undefined {
-    for (let node = this.#head; node !== undefined; node = node.next) if (matches(node.value)) return node.value;
-    return undefined;
-  }
 }

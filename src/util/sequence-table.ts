@@ -10,7 +10,7 @@
  */
 
 /** Largest ring; past it, entries that meet an occupied slot wait in the straggler map. */
-export const MAX_RING = 1 << 16;
+const MAX_RING = 1 << 16;
 const FIRST_RING = 16;
 
 /** Entries by sequence number (non-negative safe integers, handed out in increasing order). */
