@@ -52,15 +52,20 @@ export async function startGatewayProcess(options: { config: string; db: string;
 
   try {
     let url: string | undefined;
+    // A bound, not a wait: on a loaded 2-core CI machine, with Chromium starting beside it, serve has taken over 20 s.
+    const startMs = options.timeoutMs ?? 45_000;
     await waitFor(
       () => {
         if (exited) throw new Error(`switchboard serve exited before listening:\n${output}`);
         url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
         return url !== undefined;
       },
-      options.timeoutMs ?? 20_000,
+      startMs,
       'switchboard serve to print its URL',
-    );
+    ).catch((error: unknown) => {
+      if (exited) throw error;
+      throw new Error(`${error instanceof Error ? error.message : String(error)}; it printed:\n${output.slice(-2000)}`);
+    });
     if (url === undefined) throw new Error('no URL');
     const base = url;
     await waitFor(async () => (await fetch(`${base}/readyz`).catch(() => undefined))?.status === 200, 10_000, 'the gateway to be ready');
