@@ -32,7 +32,7 @@ describe.skipIf(skip)(`dashboard with ${TOOL_COUNT} tools${skip ? ` (skipped: ${
     dir = mkdtempSync(join(tmpdir(), 'switchboard-many-tools-'));
     const config = join(dir, 'switchboard.json');
     writeFileSync(config, JSON.stringify({ mcpServers: { many: { command: process.execPath, args: [resolve(FIXTURES, 'many-tools-server.mjs'), '--count', String(TOOL_COUNT)], timeout: 60 } } }));
-    const [started, launched] = await Promise.all([startGatewayProcess({ config, db: join(dir, 'registry.db'), cwd: dir }), launchChromium()]);
+    const [started, launched] = await Promise.all([startGatewayProcess({ config, db: join(dir, 'registry.db'), cwd: dir, timeoutMs: 60_000 }), launchChromium()]);
     gateway = started;
     browser = launched;
     browser.context.setDefaultTimeout(10_000);

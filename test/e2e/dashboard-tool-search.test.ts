@@ -31,7 +31,7 @@ describe.skipIf(skip)(`dashboard tool search${skip ? ` (skipped: ${missing})` : 
     dir = mkdtempSync(join(tmpdir(), 'switchboard-dash-search-'));
     const config = join(dir, 'switchboard.json');
     writeFileSync(config, JSON.stringify({ mcpServers: { files: { command: bin('mcp-server-filesystem'), args: [dir] }, memory: { command: bin('mcp-server-memory'), env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') } } } }));
-    const [started, launched] = await Promise.all([startGatewayProcess({ config, db: join(dir, 'registry.db'), cwd: dir }), launchChromium()]);
+    const [started, launched] = await Promise.all([startGatewayProcess({ config, db: join(dir, 'registry.db'), cwd: dir, timeoutMs: 60_000 }), launchChromium()]);
     gateway = started;
     browser = launched;
     browser.context.setDefaultTimeout(10_000);
