@@ -9,16 +9,12 @@
  * settled), so two long-lived processes compare their placements rather than their code.
  */
 
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { median } from './case-stats.mjs';
-import { serverEnv } from './clients.mjs';
 import { echoCallEnv, wrkEcho } from './echo-call.mjs';
-import { freePort } from './free-port.mjs';
+import { startRow, stopRow } from './gateway-row.mjs';
 import { CLK_TCK, cpuTicks } from './wrk-run.mjs';
 
 const args = process.argv.slice(2);
@@ -32,32 +28,19 @@ const era = option('--era', '2025');
 const rounds = Number(option('--rounds', '10'));
 const seconds = Number(option('--seconds', '2'));
 const connections = Number(option('--connections', '64'));
-const benchDir = fileURLToPath(new URL('.', import.meta.url));
 
 const work = mkdtempSync(join(tmpdir(), 'sb-ab-'));
 
 /** Starts tree `index`'s gateway (a fresh process, its own echo server and database) and opens its session. */
 async function start(index, round) {
-  const dir = join(work, `${index}-${round}`);
-  writeFileSync(`${dir}.json`, JSON.stringify({ mcpServers: { echo: { command: process.execPath, args: [`${benchDir}echo-server.mjs`], env: serverEnv() } } }));
-  const token = randomBytes(32).toString('hex');
-  const port = await freePort();
-  const child = spawn(process.execPath, [join(resolve(trees[index]), 'bin/switchboard.js'), 'serve', '--config', `${dir}.json`, '--db', `${dir}.db`, '--port', String(port), '--quiet'], {
-    env: { ...serverEnv(), SWITCHBOARD_TOKEN: token },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const { child, url, token } = await startRow({ tree: trees[index], files: join(work, `${index}-${round}`) });
   running.add(child);
-  const url = `http://127.0.0.1:${port}/mcp`;
   return { child, url, env: await echoCallEnv(url, token, era, 'ab') };
 }
 
 function stop(child) {
   running.delete(child);
-  return new Promise((done) => {
-    if (child.exitCode !== null) return done();
-    child.once('exit', done);
-    child.kill('SIGTERM');
-  });
+  return stopRow(child);
 }
 
 const running = new Set();

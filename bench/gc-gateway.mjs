@@ -9,18 +9,14 @@
  * Garbage that dies young is cheap; garbage promoted first is copied by every scavenge it survives.
  */
 
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serverEnv } from './clients.mjs';
 import { echoCallEnv, wrkEcho } from './echo-call.mjs';
-import { freePort } from './free-port.mjs';
+import { startRow, stopRow } from './gateway-row.mjs';
 import { CLK_TCK, cpuTicks } from './wrk-run.mjs';
 
-const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const positional = args.filter((arg, index) => !arg.startsWith('--') && !args[index - 1]?.startsWith('--'));
@@ -31,20 +27,7 @@ const connections = Number(option('--connections', '64'));
 const tree = resolve(option('--tree', fileURLToPath(new URL('..', import.meta.url))));
 
 const dir = mkdtempSync(join(tmpdir(), 'sb-gc-gateway-'));
-const token = randomBytes(32).toString('hex');
-const port = await freePort();
-const echo = [process.execPath, `${benchDir}echo-server.mjs`];
-let child;
-if (name === 'floor') {
-  child = spawn(process.execPath, ['--trace-gc', `${benchDir}floor-gateway.mjs`, String(port), token, '--', ...echo], { env: serverEnv(), stdio: ['ignore', 'pipe', 'inherit'] });
-} else {
-  const config = join(dir, 'switchboard.json');
-  writeFileSync(config, JSON.stringify({ mcpServers: { echo: { command: echo[0], args: echo.slice(1), env: serverEnv() } } }));
-  child = spawn(process.execPath, ['--trace-gc', join(tree, 'bin/switchboard.js'), 'serve', '--config', config, '--db', join(dir, 'sb.db'), '--port', String(port), '--quiet'], {
-    env: { ...serverEnv(), SWITCHBOARD_TOKEN: token },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-}
+const { child, url, token } = await startRow({ tree: name === 'floor' ? undefined : tree, files: join(dir, 'switchboard'), nodeFlags: ['--trace-gc'], stdout: 'pipe' });
 let measuring = false;
 const lines = [];
 let partial = '';
@@ -56,7 +39,6 @@ child.stdout.on('data', (chunk) => {
   if (measuring) lines.push(...parts);
 });
 try {
-  const url = `http://127.0.0.1:${port}/mcp`;
   const env = await echoCallEnv(url, token, era, 'gc');
   await wrkEcho(url, env, connections, 2);
   measuring = true;
@@ -88,10 +70,6 @@ try {
   console.log(`  ${scavenges} scavenges, ${((scavengeMs * 1000) / calls).toFixed(2)} µs of main-thread scavenge per call, one every ${Math.round(calls / Math.max(1, scavenges))} calls`);
   console.log(`  heap kept after scavenges grew by ${(grown / Math.max(1, scavenges - 1)).toFixed(3)} MB per scavenge (promoted), ${((grown * 1048576) / calls).toFixed(0)} B per call; ${fullGcs} full GCs in the window`);
 } finally {
-  await new Promise((done) => {
-    if (child.exitCode !== null) return done();
-    child.once('exit', done);
-    child.kill('SIGTERM');
-  });
+  await stopRow(child);
   rmSync(dir, { recursive: true, force: true });
 }
