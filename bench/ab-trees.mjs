@@ -14,12 +14,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { median } from './case-stats.mjs';
 import { echoCallEnv, wrkEcho } from './echo-call.mjs';
-import { startRow, stopRow } from './gateway-row.mjs';
+import { commandLine, startRow, stopRow } from './gateway-row.mjs';
 import { CLK_TCK, cpuTicks } from './wrk-run.mjs';
 
-const args = process.argv.slice(2);
-const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
-const trees = args.filter((arg, index) => !arg.startsWith('--') && !args[index - 1]?.startsWith('--'));
+const { option, words: trees } = commandLine();
 if (trees.length !== 2) {
   process.stderr.write('usage: node bench/ab-trees.mjs DIR_A DIR_B [--era 2025|2026] [--rounds N] [--seconds S] [--connections C]\n');
   process.exit(2);

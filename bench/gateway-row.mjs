@@ -17,6 +17,16 @@ const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const echo = [process.execPath, `${benchDir}echo-server.mjs`];
 
 /**
+ * The profilers' command line: `option(name, fallback)` reads `--name VALUE`; `words` are the other
+ * arguments (row names, eras, checkouts); `tree` is `--tree DIR`, resolved (default this checkout).
+ */
+export function commandLine(argv = process.argv.slice(2)) {
+  const option = (name, fallback) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
+  const words = argv.filter((arg, index) => !arg.startsWith('--') && !argv[index - 1]?.startsWith('--'));
+  return { option, words, tree: resolve(option('--tree', fileURLToPath(new URL('..', import.meta.url)))) };
+}
+
+/**
  * Starts a row: `tree` undefined for the floor, else the checkout whose `serve` runs (its files go to
  * `files`, a path prefix in a scratch directory). `nodeFlags` go before the script; `stdout` is the
  * child's stdout (`'ignore'` or `'pipe'`). Resolves the child, the MCP URL and the bearer token.

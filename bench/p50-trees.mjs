@@ -17,13 +17,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { median } from './case-stats.mjs';
 import { echoCallEnv, wrkEcho } from './echo-call.mjs';
-import { startRow, stopRow } from './gateway-row.mjs';
+import { commandLine, startRow, stopRow } from './gateway-row.mjs';
 import { CLK_TCK, cpuTicks } from './wrk-run.mjs';
 
-const args = process.argv.slice(2);
-const valued = new Set(['--era', '--rounds', '--lives', '--connections']);
-const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
-const trees = args.filter((arg, index) => !arg.startsWith('--') && !valued.has(args[index - 1]));
+const { option, words: trees } = commandLine();
 if (trees.length === 0) {
   process.stderr.write('usage: node bench/p50-trees.mjs DIR… [--era 2025|2026] [--rounds N] [--lives L] [--connections C]\n');
   process.exit(2);

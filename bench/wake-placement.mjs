@@ -15,19 +15,15 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { echoCallEnv, wrkEcho } from './echo-call.mjs';
-import { startRow, stopRow } from './gateway-row.mjs';
+import { commandLine, startRow, stopRow } from './gateway-row.mjs';
 import { parseTraceLine, wakePlacement } from './wake-trace.mjs';
 
-const args = process.argv.slice(2);
-const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
-const positional = args.filter((arg, index) => !arg.startsWith('--') && !args[index - 1]?.startsWith('--'));
-const name = positional.includes('floor') ? 'floor' : 'switchboard';
-const era = positional.includes('2026') ? '2026' : '2025';
+const { option, words, tree } = commandLine();
+const name = words.includes('floor') ? 'floor' : 'switchboard';
+const era = words.includes('2026') ? '2026' : '2025';
 const seconds = Number(option('--seconds', '3'));
-const tree = resolve(option('--tree', fileURLToPath(new URL('..', import.meta.url))));
 const EVENTS = [
   'sched:sched_switch',
   'sched:sched_wakeup',
