@@ -12,7 +12,7 @@ import { HybridToolSearch } from '../../src/client/search/hybrid-tool-search.js'
 import { startConceptEmbeddings, type ConceptEmbeddings } from '../fixtures/embeddings/concept-embeddings-server.js';
 import { TEST_CLIENT_OPTIONS } from '../helpers/agents.js';
 import { bin, ROOT } from '../helpers/fixtures.js';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
@@ -21,9 +21,10 @@ import type { AddressInfo } from 'node:net';
 const REQUEST = 'remember that Alice works at Acme';
 let client: MultiServerClient;
 let embeddings: ConceptEmbeddings;
+let folder: string | undefined;
 
 beforeAll(async () => {
-  const folder = mkdtempSync(join(tmpdir(), 'sb-hybrid-'));
+  folder = mkdtempSync(join(tmpdir(), 'sb-hybrid-'));
   client = await MultiServerClient.connect(
     {
       mcpServers: {
@@ -39,6 +40,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.close();
   await embeddings?.close();
+  if (folder !== undefined) rmSync(folder, { recursive: true, force: true });
 });
 
 test('hybrid finds a tool BM25 alone misses; tool vectors are fetched once', async () => {

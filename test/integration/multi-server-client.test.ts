@@ -3,10 +3,10 @@
  * long and odd names, a hanging server among healthy ones, list_changed end to end through a handle
  * obtained before, include/exclude, argument validation, resources and prompts across servers.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, onTestFinished, test } from 'vitest';
 import { MultiServerClient, type MultiServerClientEvents } from '../../src/client/multi-server-client.js';
 import { isProviderSafeName } from '../../src/client/catalog/name-catalog.js';
 import { ConfigError, ErrorCode, type SwitchboardError } from '../../src/errors.js';
@@ -204,7 +204,9 @@ test('events: call start/end with duration, progress, server logs, state changes
 });
 
 test('a server that failed at start is retried in the background and joins the tool set', async () => {
-  const marker = join(mkdtempSync(join(tmpdir(), 'sb-fail-once-')), 'started-once');
+  const folder = mkdtempSync(join(tmpdir(), 'sb-fail-once-'));
+  onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
+  const marker = join(folder, 'started-once');
   const client = await connect(
     { mcpServers: { flaky: { command: process.execPath, args: [FAULT_SERVER, '--mode', 'fail-once', '--marker', marker] }, stable: sink('stable', [], { include: ['echo'] }) } },
     { retryDelayMs: 100 },
@@ -224,7 +226,9 @@ test('a server that failed at start is retried in the background and joins the t
 });
 
 test('a server that connected but whose tools/list failed at start is retried in the background and joins the tool set', async () => {
-  const marker = join(mkdtempSync(join(tmpdir(), 'sb-list-once-')), 'listed-once');
+  const folder = mkdtempSync(join(tmpdir(), 'sb-list-once-'));
+  onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
+  const marker = join(folder, 'listed-once');
   const client = await connect(
     { mcpServers: { flaky: { command: process.execPath, args: [FAULT_SERVER, '--mode', 'tools-list-error-once', '--marker', marker] }, stable: sink('stable', [], { include: ['echo'] }) } },
     { retryDelayMs: 100 },

@@ -5,7 +5,7 @@
  * which audit and metrics record by its own name; another user's tool is neither found nor callable;
  * switching the setting sends list_changed to a connected client. A user without it sees everything.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -40,6 +40,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await gateway?.close();
+  if (folder !== undefined) rmSync(folder, { recursive: true, force: true });
 });
 
 function text(result: unknown): string {
