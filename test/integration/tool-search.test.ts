@@ -3,10 +3,10 @@
  * fixture: natural-language requests find the right tools, `servers` narrows, and a tool added by
  * `list_changed` is found on the next search while a tool of a server that went away is not.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from 'vitest';
+import { expect, onTestFinished, test } from 'vitest';
 import { bin, KITCHEN_SINK } from '../helpers/fixtures.js';
 import { connectForEachTest } from '../helpers/connect-for-each-test.js';
 import { nextEvent } from '../helpers/next-event.js';
@@ -15,6 +15,7 @@ const connect = connectForEachTest();
 
 test('natural-language requests find the tools of real servers, best first; servers narrows the search', async () => {
   const folder = mkdtempSync(join(tmpdir(), 'switchboard-search-'));
+  onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
   const client = await connect({
     mcpServers: {
       filesystem: { command: bin('mcp-server-filesystem'), args: [folder] },

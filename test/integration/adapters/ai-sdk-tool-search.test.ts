@@ -3,7 +3,7 @@
  * endpoint, real server-filesystem and server-memory. Step 1 offers only search_tools and call_tool;
  * the tools found are active from the next step, and the model calls one directly.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createOpenAI } from '@ai-sdk/openai';
@@ -28,6 +28,8 @@ function lastOutput(request: RecordedRequest): string {
 
 test('toolSearch on: step 1 offers the meta-tools, found tools are active from the next step', async () => {
   const folder = mkdtempSync(join(tmpdir(), 'switchboard-ai-search-'));
+  // Pushed first, so it runs last (the cleanups run in reverse): after the servers using it are gone.
+  cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
   writeFileSync(join(folder, 'invoice-17.pdf'), 'x');
   const client = await connectClient({ fs: { command: bin('mcp-server-filesystem'), args: [folder] }, memory: { command: bin('mcp-server-memory'), env: { MEMORY_FILE_PATH: join(folder, 'memory.jsonl') } } });
   cleanups.push(() => client.close());

@@ -3,7 +3,7 @@
  * is the meta-tools (and pinned tools) until a search finds more, then the found tools too; the
  * meta-tools answer with ToolMessages, errors included, and call_tool runs the real tool.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ToolMessage } from '@langchain/core/messages';
@@ -20,6 +20,8 @@ afterEach(async () => {
 
 test('meta-tools first, found tools added; call_tool runs the real tool; errors are error ToolMessages', async () => {
   const folder = mkdtempSync(join(tmpdir(), 'switchboard-lc-search-'));
+  // Pushed first, so it runs last (the cleanups run in reverse): after the servers using it are gone.
+  cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
   writeFileSync(join(folder, 'roadmap-2028.md'), '# later');
   const client = await connectClient({ fs: { command: bin('mcp-server-filesystem'), args: [folder] }, memory: { command: bin('mcp-server-memory'), env: { MEMORY_FILE_PATH: join(folder, 'memory.jsonl') } } });
   cleanups.push(() => client.close());

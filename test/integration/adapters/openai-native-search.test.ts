@@ -6,7 +6,7 @@
  * a deferred tool reaches the real server-filesystem tool by its own name. Chat Completions (no tool
  * search there) and a catalog past OpenAI's 128-tool cap keep search_tools and call_tool.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import OpenAI from 'openai';
@@ -28,6 +28,8 @@ const MANY_TOOLS = resolve(FIXTURES, 'many-tools-server.mjs');
 
 async function setup(count: number, script: ScriptStep[]) {
   const folder = mkdtempSync(join(tmpdir(), 'switchboard-oa-native-'));
+  // Pushed first, so it runs last (the cleanups run in reverse): after the servers using it are gone.
+  cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
   writeFileSync(join(folder, 'quarterly-report.txt'), 'numbers');
   const servers: Record<string, Record<string, unknown>> = { fs: { command: bin('mcp-server-filesystem'), args: [folder] } };
   if (count > 0) servers.many = { path: MANY_TOOLS, args: ['--count', String(count)] };

@@ -4,7 +4,7 @@
  * call_tool and reaches a real server-filesystem tool it was not shown; `off` past the limit is a
  * clear error before any request; a small catalog is offered whole; pinned tools stay offered.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import OpenAI from 'openai';
@@ -27,6 +27,8 @@ const MANY_TOOLS = resolve(FIXTURES, 'many-tools-server.mjs');
 
 async function setup(count: number, script: ScriptStep[], options: Parameters<typeof createOpenAIToolset>[1] = {}) {
   const folder = mkdtempSync(join(tmpdir(), 'switchboard-oa-search-'));
+  // Pushed first, so it runs last (the cleanups run in reverse): after the servers using it are gone.
+  cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
   writeFileSync(join(folder, 'quarterly-report.txt'), 'numbers');
   const servers: Record<string, Record<string, unknown>> = { fs: { command: bin('mcp-server-filesystem'), args: [folder] } };
   if (count > 0) servers.many = { path: MANY_TOOLS, args: ['--count', String(count)] };
