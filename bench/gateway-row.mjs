@@ -1,8 +1,8 @@
 /**
- * What the one-gateway profilers share (`gc-gateway`, `ab-trees`, `p50-trees`, `wake-placement`): one
- * row in front of its own echo server, started and stopped. A row is the floor
- * (`floor-gateway.mjs`) or `switchboard serve` of a built checkout with a fresh config and SQLite
- * file and its token in `SWITCHBOARD_TOKEN`, as in production.
+ * What the one-gateway profilers share (`perf-gateway`, `gc-gateway`, `ab-trees`, `p50-trees`,
+ * `wake-placement`): their command line, and one row in front of its own echo server, started and
+ * stopped. A row is the floor (`floor-gateway.mjs`) or `switchboard serve` of a built checkout with a
+ * fresh config and SQLite file and its token in `SWITCHBOARD_TOKEN`, as in production.
  */
 
 import { spawn } from 'node:child_process';
