@@ -26,6 +26,7 @@ import { startOAuthProtectedServer } from '../fixtures/servers/oauth-protected-s
 import { KITCHEN_SINK, ROOT } from '../helpers/fixtures.js';
 import { newToken, startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.js';
 import { runCli } from '../helpers/run-cli.js';
+import { closePage } from '../helpers/close-page.js';
 
 const SHOTS = join(ROOT, 'test-results/dashboard');
 // Code that runs in the page is passed as strings: this file is type-checked without the DOM library.
@@ -345,7 +346,7 @@ describe.skipIf(skip)(`dashboard in Chromium${skip ? ` (skipped: ${missing})` : 
       // The tab went to the authorization server and came back to the gateway's callback page.
       await tab.getByText('You are logged in to “remote”').waitFor();
       expect(new URL(tab.url()).pathname).toBe('/oauth/callback');
-      await tab.close();
+      await closePage(tab);
       await card.getByText('ready', { exact: true }).waitFor();
       expect(fixture.log.authorizations).toHaveLength(1);
     } finally {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { chromiumMissing, launchChromium } from '../helpers/chromium.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { pkcePair, registerClient, tokenRequest } from '../helpers/oauth-flow.js';
+import { closePage } from '../helpers/close-page.js';
 
 const missing = chromiumMissing();
 const REDIRECT = 'http://127.0.0.1:9/dashboard-session-callback';
@@ -57,7 +58,7 @@ describe.skipIf(missing !== undefined)('a dashboard session carries over to the 
       await page.click('#allow');
       await page.waitForURL(`${REDIRECT}**`, { timeout: 10_000 });
     } finally {
-      await page.close();
+      await closePage(page);
       await browser.context.unroute(`${REDIRECT}**`);
     }
     const answer = await tokenRequest(gateway.url, { grant_type: 'authorization_code', code: redirected?.searchParams.get('code') ?? '', code_verifier: start.verifier, client_id: clientId, redirect_uri: REDIRECT, resource: `${gateway.url}/mcp` });
@@ -65,7 +66,7 @@ describe.skipIf(missing !== undefined)('a dashboard session carries over to the 
     expect(await (await gateway.api('/api/me', { token: String(answer.body.access_token) })).json()).toMatchObject({ user: { name: 'alice' } });
 
     // Once the dashboard tab is closed (and the authorization server's own session cookie is gone), the sign-in form is back.
-    await dashboard.close();
+    await closePage(dashboard);
     await browser.context.clearCookies();
     const again = await browser.context.newPage();
     try {
@@ -75,7 +76,7 @@ describe.skipIf(missing !== undefined)('a dashboard session carries over to the 
       expect(await again.locator('#allow').count()).toBe(0);
       expect(await again.locator('#token').isVisible()).toBe(true);
     } finally {
-      await again.close();
+      await closePage(again);
     }
   }, 60_000);
 });

@@ -18,6 +18,7 @@ import { pkcePair, registerClient, tokenRequest } from '../helpers/oauth-flow.js
 import { waitFor } from '../helpers/processes.js';
 import { SWITCHBOARD_BIN, runCli } from '../helpers/run-cli.js';
 import { startTestOpenIdProvider, type TestOpenIdProvider } from '../helpers/test-openid-provider.js';
+import { closePage } from '../helpers/close-page.js';
 
 const missing = chromiumMissing();
 const REDIRECT = 'http://127.0.0.1:9/idp-serve-callback';
@@ -75,7 +76,7 @@ describe.skipIf(missing !== undefined)('serve --idp-*', () => {
     const page = await browser.context.newPage();
     await page.goto(`${base}/oauth/authorize?${query}`);
     expect(await page.locator('#idp').innerText()).toContain('Sign in with Example SSO');
-    await page.close();
+    await closePage(page);
     const redirect = await authorizeInBrowser(browser.context, `${base}/oauth/authorize?${query}`, { identityProvider: true, redirectPrefix: REDIRECT });
     expect(redirect.consentText).toContain('as dora@example.com');
     const answer = await tokenRequest(base, { grant_type: 'authorization_code', code: redirect.url.searchParams.get('code') ?? '', code_verifier: pkce.verifier, client_id: registered.client_id, redirect_uri: REDIRECT, resource: `${base}/mcp` });

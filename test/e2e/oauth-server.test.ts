@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { auditAccessibility } from '../helpers/axe.js';
 import { ROOT } from '../helpers/fixtures.js';
+import { closePage } from '../helpers/close-page.js';
 
 const SHOTS = join(ROOT, 'test-results/oauth');
 /** Screenshots of the sign-in and consent pages, each audited with axe-core (light and dark). */
@@ -104,7 +105,7 @@ describe.skipIf(missing !== undefined)('SDK v1 client with an authProvider', () 
       await page.getByRole('button', { name: 'Revoke SDK v1 <test> client' }).click();
       await page.getByText('You have not authorized any client yet.').waitFor({ timeout: 10_000 });
     } finally {
-      await page.close();
+      await closePage(page);
     }
     expect((await gateway.api('/api/me', { token: access })).status).toBe(401);
   }, 60_000);

@@ -6,6 +6,7 @@
  * `passThrough`, for a client whose loopback server really waits).
  */
 import type { BrowserContext, Page } from 'playwright-core';
+import { closePage, settlesWithin } from './close-page.js';
 
 /** What the browser was sent back with. */
 export interface BrowserRedirect {
@@ -49,8 +50,8 @@ export async function authorizeInBrowser(context: BrowserContext, authorizationU
       await options.onPage?.('consent', page);
       await page.click(options.deny === true ? '#deny' : '#allow');
     }
-    const url = await Promise.race([redirected, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no redirect back to the client')), timeout).unref())]);
-    return { url, consentText };
+    if (!(await settlesWithin(redirected, timeout))) throw new Error('no redirect back to the client');
+    return { url: await redirected, consentText };
   } catch (error) {
     // Where the browser got stuck, for the failure message.
     const text = await page.locator('body').innerText().catch(() => '(no page)');
@@ -58,6 +59,7 @@ export async function authorizeInBrowser(context: BrowserContext, authorizationU
   } finally {
     context.off('request', onRequest);
     if (options.passThrough !== true) await context.unroute(pattern);
-    await page.close();
+    // The redirect was seen as it started; closing before it commits can hang (see close-page.ts).
+    await closePage(page, { arrivedAt: options.redirectPrefix });
   }
 }

@@ -11,6 +11,7 @@ import { startTestGateway, type TestGateway } from '../../helpers/gateway.js';
 import { authorizeInBrowser } from '../../helpers/oauth-browser.js';
 import { pkcePair, registerClient, tokenRequest } from '../../helpers/oauth-flow.js';
 import { startTestOpenIdProvider, type TestOpenIdProvider } from '../../helpers/test-openid-provider.js';
+import { closePage } from '../../helpers/close-page.js';
 
 const missing = chromiumMissing();
 const REDIRECT = 'http://127.0.0.1:9/idp-test-callback';
@@ -60,7 +61,7 @@ describe.skipIf(missing !== undefined)('sign-in through an external OpenID provi
       await page.click('#idp');
       await page.getByText('may not use this gateway').waitFor({ timeout: 10_000 });
     } finally {
-      await page.close();
+      await closePage(page);
     }
     expect(await gateway.registry.users.find('mallory@evil.example')).toBeUndefined();
   }, 60_000);
