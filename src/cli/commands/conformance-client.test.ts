@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test } from 'vitest';
-import { CONFORMANCE_CLIENT_METADATA_URL, argumentsFromSchema, oauthSettingsFromContext, toolCallsFromContext, withoutOptionalNulls } from './conformance-client.js';
+import { CONFORMANCE_CLIENT_METADATA_URL, argumentsFromSchema, echoCallsFor, oauthSettingsFromContext, toolCallsFromContext, withoutOptionalNulls } from './conformance-client.js';
 
 test('uses the library through its public API only', async () => {
   const source = await readFile(new URL('./conformance-client.ts', import.meta.url), 'utf8');
@@ -48,4 +48,18 @@ test('a null for an optional, non-nullable argument means not given; other nulls
     required: ['must'],
   };
   expect(withoutOptionalNulls(schema, { flag: null, note: null, must: null, any: null, kept: 1 })).toEqual({ note: null, must: null, any: null, kept: 1 });
+});
+
+test('the schema round trip sends the focal tool\'s listed schema, unchanged, to the echo tool; other scenarios plan nothing', () => {
+  const focal = { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', $defs: { a: { $anchor: 'a', type: 'string' } }, properties: { x: { $ref: '#/$defs/a' } } };
+  const tools = [
+    { name: 'json_schema_2020_12_tool', inputSchema: focal },
+    { name: 'json_schema_echo', inputSchema: { type: 'object', properties: { schema: { type: 'object' } } } },
+  ];
+  const calls = echoCallsFor('json-schema-2020-12-preservation', tools);
+  expect(calls).toEqual([{ name: 'json_schema_echo', arguments: { schema: focal } }]);
+  expect(calls?.[0]?.arguments.schema).toBe(focal);
+  expect(echoCallsFor('tools_call', tools)).toBeUndefined();
+  expect(echoCallsFor(undefined, tools)).toBeUndefined();
+  expect(echoCallsFor('json-schema-2020-12-preservation', tools.slice(1))).toBeUndefined();
 });

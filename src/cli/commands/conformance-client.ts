@@ -8,7 +8,9 @@
  * The only input besides the URL is configuration: `MCP_CONFORMANCE_CONTEXT` may carry OAuth client
  * credentials (client id and secret, a private key, an identity provider's ID token), which become the
  * server's `oauth:` settings exactly as a user would write them, and the tool calls a scenario asks
- * for (`toolCalls: [{name, arguments}]`), which are then made instead of one call per listed tool. Logins are completed headlessly: the
+ * for (`toolCalls: [{name, arguments}]`), which are then made instead of one call per listed tool; one
+ * scenario that asks for a call in its instructions only (`MCP_CONFORMANCE_SCENARIO`) is planned in
+ * {@link echoCallsFor}. Logins are completed headlessly: the
  * authorization URL is fetched without following redirects and the redirect is handed back, which
  * works with authorization servers that approve at once (as the suite's do).
  */
@@ -36,7 +38,7 @@ export interface ConformanceClientOptions {
 export async function conformanceClient(options: ConformanceClientOptions): Promise<void> {
   const context = options.context ?? process.env.MCP_CONFORMANCE_CONTEXT;
   const oauth = oauthSettingsFromContext(context);
-  const plannedCalls = toolCallsFromContext(context);
+  const scenario = process.env.MCP_CONFORMANCE_SCENARIO;
   const client = await MultiServerClient.connect(
     { mcpServers: { server: { url: options.url, oauth } }, onServerError: 'throw' },
     {
@@ -52,6 +54,7 @@ export async function conformanceClient(options: ConformanceClientOptions): Prom
   let failed = 0;
   try {
     const tools = client.listTools();
+    const plannedCalls = toolCallsFromContext(context) ?? echoCallsFor(scenario, tools);
     // Planned calls go only to tools the catalogue holds: a tool the library excluded is not callable.
     const calls =
       plannedCalls?.flatMap((call) => {
@@ -113,6 +116,21 @@ export function toolCallsFromContext(text: string | undefined): Array<{ name: st
     calls.push({ name: (call as { name: string }).name, arguments: isRecord ? (args as Record<string, unknown>) : {} });
   }
   return calls;
+}
+
+/** The suite's schema round trip: the echo tool gets the focal tool's input schema as the catalogue holds it. */
+const SCHEMA_ECHO = { scenario: 'json-schema-2020-12-preservation', focal: 'json_schema_2020_12_tool', echo: 'json_schema_echo' };
+
+/**
+ * The calls of a scenario whose instructions ask for one the context does not carry: in
+ * `json-schema-2020-12-preservation` the client sends the schema it listed back through an echo tool,
+ * so the suite judges what the library's catalogue kept of it ($schema, $defs, composition, …).
+ */
+export function echoCallsFor(scenario: string | undefined, tools: ReadonlyArray<{ name: string; inputSchema: JsonSchema }>): Array<{ name: string; arguments: Record<string, unknown> }> | undefined {
+  if (scenario !== SCHEMA_ECHO.scenario) return undefined;
+  const focal = tools.find((tool) => tool.name === SCHEMA_ECHO.focal);
+  if (focal === undefined || !tools.some((tool) => tool.name === SCHEMA_ECHO.echo)) return undefined;
+  return [{ name: SCHEMA_ECHO.echo, arguments: { schema: focal.inputSchema } }];
 }
 
 /**
