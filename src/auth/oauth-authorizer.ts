@@ -21,8 +21,10 @@ import {
   computeScopeUnion,
   discoverOAuthServerInfo,
   extractWWWAuthenticateParams,
+  fetchToken,
   refreshAuthorization,
   resourceUrlFromServerUrl,
+  selectResourceURL,
   type FetchLike,
   type OAuthServerInfo,
 } from '@modelcontextprotocol/client';
@@ -199,7 +201,7 @@ export class OAuthAuthorizer {
         ...(challenge.resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl: challenge.resourceMetadataUrl }),
       };
       // forceReauthorization: the refresh was tried above; the SDK's own attempt would only repeat it.
-      const result = await auth(provider, { ...common, ...(scope === undefined ? {} : { scope }), forceReauthorization: true });
+      const result = provider.presentsWorkloadJwt ? await this.#presentWorkloadJwt(info, scope) : await auth(provider, { ...common, ...(scope === undefined ? {} : { scope }), forceReauthorization: true });
       if (result === 'REDIRECT') {
         const callback = provider.takeAuthorizationCallback();
         if (callback === undefined) throw loginRequired(provider.server, provider.loginCommand);
@@ -217,6 +219,25 @@ export class OAuthAuthorizer {
     } finally {
       provider.useSignal(undefined);
     }
+  }
+
+  /**
+   * A workload's own JWT (SEP-1933), in exactly one token request: the SDK's `auth()` retries once
+   * after `invalid_grant` (for a stale refresh token), and a refused JWT would only be refused again.
+   */
+  async #presentWorkloadJwt(info: OAuthServerInfo, scope: string | undefined): Promise<'AUTHORIZED'> {
+    const provider = this.#provider;
+    const metadata = info.authorizationServerMetadata;
+    const issuer = metadata?.issuer ?? info.authorizationServerUrl;
+    const resource = await selectResourceURL(this.#serverUrl, provider, info.resourceMetadata);
+    const tokens = await fetchToken(provider, info.authorizationServerUrl, {
+      fetchFn: this.#base,
+      ...(metadata === undefined ? {} : { metadata }),
+      ...(resource === undefined ? {} : { resource }),
+      ...(scope === undefined ? {} : { scope }),
+    });
+    await provider.saveTokens({ ...tokens, issuer });
+    return 'AUTHORIZED';
   }
 
   async #discover(resourceMetadataUrl: URL | undefined): Promise<OAuthServerInfo> {

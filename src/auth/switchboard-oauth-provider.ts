@@ -4,7 +4,7 @@
  * `auth()` does the protocol (discovery fallbacks, registration, PKCE, `resource`, scopes, token
  * endpoint auth method); this class answers its questions from the settings and the stored record,
  * and supplies the grants it leaves to providers: `client_credentials` (secret or `private_key_jwt`)
- * and `jwt-bearer` (enterprise-managed authorization, SEP-990).
+ * and `jwt-bearer` (enterprise-managed authorization, SEP-990, or a workload's own JWT, SEP-1933).
  */
 
 import { randomBytes } from 'node:crypto';
@@ -28,6 +28,7 @@ import { ErrorCode, SwitchboardError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { parseAuthorizationCallback, type AuthorizationCallback, type AuthorizationUrlHandler } from './authorization-callback.js';
 import type { OAuthRecord, OAuthTokenStore } from './oauth-token-store.js';
+import { workloadAssertion } from './workload-assertion.js';
 
 const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
@@ -96,6 +97,11 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
     if (redirect.protocol !== 'http:' || !['127.0.0.1', 'localhost', '[::1]'].includes(redirect.hostname) || redirect.pathname !== '/callback') return;
     if ((await this.record()).clientInformation?.client_id === id) return;
     await this.#update((record) => (record.clientInformation = { client_id: id }));
+  }
+
+  /** True when the grant presents a workload's own JWT (`assertion` or `assertionFile`) rather than an ID-JAG. */
+  get presentsWorkloadJwt(): boolean {
+    return this.#grant === 'jwt-bearer' && (this.settings.assertion !== undefined || this.settings.assertionFile !== undefined);
   }
 
   /** True when the authorization-code step can run here (a handler was given). */
@@ -174,7 +180,8 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
       case 'client_credentials':
         return { ...base, redirect_uris: [], grant_types: ['client_credentials'], token_endpoint_auth_method: this.#hasPrivateKey() ? 'private_key_jwt' : 'client_secret_basic' };
       case 'jwt-bearer':
-        return { ...base, redirect_uris: [], grant_types: [JWT_BEARER_GRANT], token_endpoint_auth_method: 'client_secret_basic' };
+        // A workload presenting its own JWT is a public client; an ID-JAG comes with the client's secret.
+        return { ...base, redirect_uris: [], grant_types: [JWT_BEARER_GRANT], token_endpoint_auth_method: this.settings.clientSecret === undefined ? 'none' : 'client_secret_basic' };
     }
   }
 
@@ -259,7 +266,8 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
       return params;
     }
     if (this.#grant === 'jwt-bearer') {
-      const params = new URLSearchParams({ grant_type: JWT_BEARER_GRANT, assertion: await this.#requestIdJag(scope) });
+      const assertion = (await workloadAssertion(this.server, this.settings)) ?? (await this.#requestIdJag(scope));
+      const params = new URLSearchParams({ grant_type: JWT_BEARER_GRANT, assertion });
       if (scope !== undefined && scope !== '') params.set('scope', scope);
       return params;
     }

@@ -34,6 +34,7 @@ export const LOCAL_PATH_FIELDS: readonly LocalPathField[] = Object.freeze([
   // `path` is a process only when it is not a URL (see detect-transport.ts).
   { path: ['path'], kind: 'process', names: 'a file or a command', mayBeUrl: true },
   { path: ['oauth', 'privateKeyFile'], kind: 'host-file', names: 'a file' },
+  { path: ['oauth', 'assertionFile'], kind: 'host-file', names: 'a file' },
 ] satisfies LocalPathField[]);
 
 /** Fields whose names look path-like but name nothing on the host, and why. */

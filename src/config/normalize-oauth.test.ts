@@ -41,7 +41,7 @@ describe('oauth in a server entry', () => {
     ]);
     expect(issues({ oauth: { clientId: 'a', privateKey: 'PEM', privateKeyFile: 'k.pem' } })).toEqual(['mcpServers.remote.oauth.privateKeyFile: conflicts with `privateKey`']);
     expect(issues({ oauth: { clientId: 'a', privateKey: 'PEM', signingAlgorithm: 'none' } })[0]).toMatch(/^mcpServers\.remote\.oauth\.signingAlgorithm: must be one of RS256/);
-    expect(issues({ oauth: { grant: 'jwt-bearer', clientId: 'a', clientSecret: '${SECRET}' } })).toEqual(['mcpServers.remote.oauth.idp: is required by the jwt-bearer grant']);
+    expect(issues({ oauth: { grant: 'jwt-bearer', clientId: 'a', clientSecret: '${SECRET}' } })).toEqual(['mcpServers.remote.oauth.grant: jwt-bearer needs the JWT it presents']);
     expect(issues({ oauth: { idp: { clientId: 'i', idToken: 't', url: 'https://idp.example.com' } } })).toEqual(['mcpServers.remote.oauth.idp: is only used by the jwt-bearer grant']);
     expect(issues({ oauth: { tokenUrl: 'x' } })[0]).toContain('mcpServers.remote.oauth');
     const all = issues({ apiKey: '${SECRET}', oauth: true });
@@ -53,6 +53,18 @@ describe('oauth in a server entry', () => {
     expect(
       oauthOf({ oauth: { grant: 'jwt-bearer', clientId: 'a', clientSecret: 's3cret', idp: { tokenEndpoint: 'https://idp.example.com/token', clientId: 'idp-client', idToken: '${SECRET}' } } }),
     ).toMatchObject({ grant: 'jwt-bearer', idp: { tokenEndpoint: 'https://idp.example.com/token', clientId: 'idp-client', idToken: 'from-env-secret' } });
+  });
+
+  test('the jwt-bearer grant takes a workload JWT (workload identity federation): inline from ${VAR}, or a file, resolved', () => {
+    expect(oauthOf({ oauth: { grant: 'jwt-bearer', clientId: 'workload', assertion: '${SECRET}' } })).toEqual({ grant: 'jwt-bearer', clientId: 'workload', assertion: 'from-env-secret', signingAlgorithm: 'RS256' });
+    expect(oauthOf({ oauth: { grant: 'jwt-bearer', clientId: 'workload', assertionFile: 'tokens/mcp' } })).toEqual({ grant: 'jwt-bearer', clientId: 'workload', assertionFile: '/base/tokens/mcp', signingAlgorithm: 'RS256' });
+    const idp = { clientId: 'i', idToken: 't', url: 'https://idp.example.com' };
+    expect(issues({ oauth: { grant: 'jwt-bearer', assertion: '${SECRET}' } })).toEqual(['mcpServers.remote.oauth.clientId: is required by the jwt-bearer grant']);
+    expect(issues({ oauth: { grant: 'jwt-bearer', clientId: 'w', assertion: '${SECRET}', assertionFile: 'f' } })).toEqual(['mcpServers.remote.oauth.assertionFile: conflicts with `assertion`']);
+    expect(issues({ oauth: { grant: 'jwt-bearer', clientId: 'w', clientSecret: 's', idp, assertion: 'x' } })).toEqual(['mcpServers.remote.oauth.assertion: conflicts with `idp`']);
+    expect(issues({ oauth: { clientId: 'w', assertionFile: 'f' } })).toEqual(['mcpServers.remote.oauth.assertionFile: is only used by the jwt-bearer grant']);
+    expect(issues({ oauth: { grant: 'jwt-bearer', clientId: 'a', idp } })).toEqual(['mcpServers.remote.oauth.grant: jwt-bearer with `idp` needs `clientId` and `clientSecret` (registered with the server\'s authorization server)']);
+    expect(issues({ oauth: { grant: 'jwt-bearer', assertion: '${SECRET}', assertionFile: 'f' } }).join('\n')).not.toContain('from-env-secret');
   });
 
   test('on a stdio server, oauth is ignored with a warning', () => {

@@ -24,6 +24,10 @@ export function normalizeOAuthEntry(entry: OAuthEntry | undefined, path: string,
   if (entry.privateKeyFile !== undefined) {
     settings.privateKeyFile = isAbsolute(entry.privateKeyFile) ? entry.privateKeyFile : resolve(baseDir, entry.privateKeyFile);
   }
+  if (entry.assertion !== undefined) settings.assertion = entry.assertion;
+  if (entry.assertionFile !== undefined) {
+    settings.assertionFile = isAbsolute(entry.assertionFile) ? entry.assertionFile : resolve(baseDir, entry.assertionFile);
+  }
   const scopes = typeof entry.scopes === 'string' ? entry.scopes.split(/\s+/) : (entry.scopes ?? []);
   const cleanScopes = scopes.map((scope) => scope.trim()).filter((scope) => scope !== '');
   if (cleanScopes.length > 0) settings.scopes = [...new Set(cleanScopes)];
@@ -79,15 +83,35 @@ export function normalizeOAuthEntry(entry: OAuthEntry | undefined, path: string,
       ...(idp.clientSecret === undefined ? {} : { clientSecret: idp.clientSecret }),
     };
   }
-  if (entry.grant === 'jwt-bearer') {
-    if (settings.idp === undefined) errors.push({ path: `${path}.idp`, message: 'is required by the jwt-bearer grant', hint: 'add `idp: { tokenEndpoint, clientId, idToken }`' });
-    if (settings.clientId === undefined || settings.clientSecret === undefined) {
-      errors.push({ path: `${path}.grant`, message: 'jwt-bearer needs `clientId` and `clientSecret` (registered with the server\'s authorization server)' });
-    }
-  } else if (entry.idp !== undefined) {
-    errors.push({ path: `${path}.idp`, message: 'is only used by the jwt-bearer grant', hint: 'add `grant: jwt-bearer`, or remove `idp`' });
-  }
+  checkJwtBearer(entry, settings, path, errors);
   return errors.length > before ? undefined : settings;
+}
+
+/** The `jwt-bearer` grant takes one source of its JWT: `idp` (an ID-JAG), `assertion` or `assertionFile` (a workload's own JWT). */
+function checkJwtBearer(entry: Exclude<OAuthEntry, boolean>, settings: OAuthSettings, path: string, errors: ConfigIssue[]): void {
+  const sources = (['idp', 'assertion', 'assertionFile'] as const).filter((key) => entry[key] !== undefined);
+  if (entry.grant !== 'jwt-bearer') {
+    for (const key of sources) errors.push({ path: `${path}.${key}`, message: 'is only used by the jwt-bearer grant', hint: `add \`grant: jwt-bearer\`, or remove \`${key}\`` });
+    return;
+  }
+  if (sources.length === 0) {
+    errors.push({
+      path: `${path}.grant`,
+      message: 'jwt-bearer needs the JWT it presents',
+      hint: 'add `assertionFile` (the workload token file your platform mounts) or `assertion: ${WORKLOAD_JWT}`; for enterprise-managed authorization, `idp: { tokenEndpoint, clientId, idToken }`',
+    });
+    return;
+  }
+  if (sources.length > 1) {
+    errors.push({ path: `${path}.${sources[1]}`, message: `conflicts with \`${sources[0]}\``, hint: 'keep one source of the JWT' });
+    return;
+  }
+  if (settings.idp !== undefined && (settings.clientId === undefined || settings.clientSecret === undefined)) {
+    errors.push({ path: `${path}.grant`, message: 'jwt-bearer with `idp` needs `clientId` and `clientSecret` (registered with the server\'s authorization server)' });
+  }
+  if (settings.idp === undefined && settings.clientId === undefined) {
+    errors.push({ path: `${path}.clientId`, message: 'is required by the jwt-bearer grant', hint: "the client id the server's authorization server knows this workload by" });
+  }
 }
 
 function isMetadataDocumentUrl(value: string): boolean {

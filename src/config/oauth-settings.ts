@@ -1,7 +1,7 @@
 /**
  * @module config/oauth-settings
  * How a remote server's OAuth client is configured (`oauth:` in a server entry), normalized. Secrets
- * (`clientSecret`, `privateKey`, `idp.clientSecret`, `idp.idToken`, listed in `secret-fields.ts`) come
+ * (`clientSecret`, `privateKey`, `assertion`, `idp.clientSecret`, `idp.idToken`, listed in `secret-fields.ts`) come
  * from `${VAR}` or, in the registry, are stored encrypted; they are never echoed in errors or logs.
  */
 
@@ -13,8 +13,11 @@ import { SECRET_FIELDS } from './secret-fields.js';
  * - `authorization_code`: a person logs in through a browser (PKCE S256), `switchboard login`.
  * - `client_credentials`: machine to machine, with `clientSecret` (`client_secret_basic`/`_post`) or a
  *   private key (`private_key_jwt`).
- * - `jwt-bearer`: enterprise-managed authorization (SEP-990): an identity provider's ID token is
- *   exchanged for an ID-JAG, which is presented to the server's authorization server.
+ * - `jwt-bearer` (RFC 7523) with `idp`: enterprise-managed authorization (SEP-990): an identity
+ *   provider's ID token is exchanged for an ID-JAG, which is presented to the server's authorization server.
+ * - `jwt-bearer` with `assertion` or `assertionFile`: workload identity federation (SEP-1933): a JWT the
+ *   platform issues to the workload (a Kubernetes projected service account token, a CI job's OIDC
+ *   token) is presented as is.
  */
 export type OAuthGrant = 'authorization_code' | 'client_credentials' | 'jwt-bearer';
 
@@ -65,6 +68,10 @@ export interface OAuthSettings {
   redirectPort?: number;
   /** The identity provider of the `jwt-bearer` grant. */
   idp?: OAuthIdentityProviderSettings;
+  /** The workload's JWT for the `jwt-bearer` grant (workload identity federation). Secret. */
+  assertion?: string;
+  /** An absolute path to a file holding the workload's JWT; read at every token request (platforms rotate it). */
+  assertionFile?: string;
 }
 
 /** Every secret value of OAuth settings, for redaction: the `oauth.…` fields of {@link SECRET_FIELDS}. */

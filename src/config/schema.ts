@@ -30,6 +30,8 @@ export function createConfigSchemas(z: typeof Zod) {
       privateKeyFile: z.string().min(1).optional(),
       signingAlgorithm: z.string().optional(),
       redirectPort: z.number().int().min(1).max(65535).optional(),
+      assertion: z.string().min(1).optional(),
+      assertionFile: z.string().min(1).optional(),
       idp: z
         .strictObject({
           tokenEndpoint: z.string().optional(),

@@ -32,6 +32,7 @@ export const SECRET_FIELDS: readonly SecretField[] = Object.freeze([
   { path: ['path'], kind: 'url' },
   { path: ['oauth', 'clientSecret'], kind: 'value' },
   { path: ['oauth', 'privateKey'], kind: 'value' },
+  { path: ['oauth', 'assertion'], kind: 'value' },
   { path: ['oauth', 'idp', 'clientSecret'], kind: 'value' },
   { path: ['oauth', 'idp', 'idToken'], kind: 'value' },
   { path: ['parameters'], kind: 'parameters' },
@@ -45,4 +46,5 @@ export const NOT_SECRET_FIELDS: Readonly<Record<string, string>> = Object.freeze
   apiKeyEnv: 'the name of the environment variable that receives apiKey, not a value',
   'oauth.privateKeyFile': 'a path on the gateway host (refused for tenants, see local-path-fields.ts); the key itself goes in oauth.privateKey',
   'oauth.idp.tokenEndpoint': "the identity provider's token endpoint URL, not a token",
+  'oauth.assertionFile': 'a path on the gateway host (refused for tenants, see local-path-fields.ts); the JWT itself goes in oauth.assertion',
 });

@@ -45,5 +45,6 @@ function isLocal(value: unknown, mayBeUrl: boolean): boolean {
 
 function hostFileHint(path: readonly string[]): string {
   if (dottedPath(path) === 'oauth.privateKeyFile') return 'put the PEM key itself in `oauth.privateKey` (it is stored encrypted, like the other secrets)';
+  if (dottedPath(path) === 'oauth.assertionFile') return 'put the JWT itself in `oauth.assertion` (it is stored encrypted, like the other secrets)';
   return 'give the value itself instead of a file';
 }

@@ -20,6 +20,7 @@ test('the suite context becomes oauth settings, as a user would write them', () 
   expect(
     oauthSettingsFromContext('{"client_id":"c","client_secret":"s","idp_client_id":"i","idp_id_token":"t","idp_token_endpoint":"http://idp/token","idp_issuer":"http://idp"}'),
   ).toEqual({ clientId: 'c', clientSecret: 's', grant: 'jwt-bearer', idp: { clientId: 'i', idToken: 't', tokenEndpoint: 'http://idp/token', url: 'http://idp' } });
+  expect(oauthSettingsFromContext('{"client_id":"w","valid_jwt":"eyJ.x.y","expired_jwt":"eyJ.old.z"}')).toEqual({ clientId: 'w', grant: 'jwt-bearer', assertion: 'eyJ.x.y' });
   expect(oauthSettingsFromContext('not json')).toEqual({ clientMetadataUrl: CONFORMANCE_CLIENT_METADATA_URL });
 });
 

@@ -6,7 +6,7 @@
  * arguments built from its schema, answer elicitations (the SDK fills schema defaults), close.
  *
  * The only input besides the URL is configuration: `MCP_CONFORMANCE_CONTEXT` may carry OAuth client
- * credentials (client id and secret, a private key, an identity provider's ID token), which become the
+ * credentials (client id and secret, a private key, a workload's JWT, an identity provider's ID token), which become the
  * server's `oauth:` settings exactly as a user would write them, and the tool calls a scenario asks
  * for (`toolCalls: [{name, arguments}]`), which are then made instead of one call per listed tool; one
  * scenario that asks for a call in its instructions only (`MCP_CONFORMANCE_SCENARIO`) is planned in
@@ -92,6 +92,12 @@ export function oauthSettingsFromContext(text: string | undefined): Record<strin
     settings.grant = 'client_credentials';
     settings.privateKey = privateKey;
     settings.signingAlgorithm = string('signing_algorithm') ?? 'RS256';
+  }
+  // Workload identity federation: the platform's JWT for this workload, presented as is.
+  const workloadJwt = string('valid_jwt');
+  if (workloadJwt !== undefined) {
+    settings.grant = 'jwt-bearer';
+    settings.assertion = workloadJwt;
   }
   const idToken = string('idp_id_token');
   const idpClientId = string('idp_client_id');

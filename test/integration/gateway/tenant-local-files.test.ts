@@ -1,8 +1,8 @@
 /**
  * Issue 14, finding 1: a tenant must not make the gateway read a file of the gateway's host. The attack
  * goes through the real gateway API: a tenant registers a `client_credentials` server whose
- * `oauth.privateKeyFile` names a real private key on the host, towards a token endpoint that records
- * every request. It is refused (400, naming the field) before anything is read or sent, with the same
+ * `oauth.privateKeyFile` names a real private key on the host (or `oauth.assertionFile` a workload token
+ * file), towards a token endpoint that records every request. It is refused (400, naming the field) before anything is read or sent, with the same
  * answer for an existing and a missing file (no file probe). The supported way — the key itself in
  * `oauth.privateKey` — works end to end and is stored encrypted, shown masked.
  */
@@ -81,6 +81,18 @@ describe('a tenant cannot name a file of the gateway host', () => {
     expect(((await patched.json()) as ApiError).error.issues?.[0]?.path).toBe('servers.later.oauth.privateKeyFile');
     expect(fixture.log.tokenRequests).toEqual([]);
     expect((await gateway.api('/api/servers/later', { token: tenant.token, method: 'DELETE' })).status).toBe(204);
+  });
+
+  test('oauth.assertionFile (a workload token file, say the gateway\'s own service account token) is refused the same way', async () => {
+    const tokenFile = join(hostDir, 'service-account-token');
+    writeFileSync(tokenFile, 'eyJhbGciOiJSUzI1NiJ9.host-workload-token.sig', { mode: 0o600 });
+    const entry = { url: fixture.url, oauth: { grant: 'jwt-bearer', clientId: 'm2m-key', assertionFile: tokenFile } };
+    const response = await gateway.api('/api/servers', { token: tenant.token, body: { name: 'borrowed', entry } });
+    const body = (await response.json()) as ApiError;
+    expect(response.status).toBe(400);
+    expect(body.error.issues).toEqual([expect.objectContaining({ path: 'servers.borrowed.oauth.assertionFile', hint: expect.stringContaining('oauth.assertion') })]);
+    expect(JSON.stringify(body)).not.toContain(hostDir);
+    expect(fixture.log.tokenRequests).toEqual([]);
   });
 
   test('every other field that takes a host path or a command is refused too, each by name', async () => {
