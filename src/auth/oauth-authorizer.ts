@@ -25,6 +25,7 @@ import {
   refreshAuthorization,
   resourceUrlFromServerUrl,
   selectResourceURL,
+  withDpop,
   type FetchLike,
   type OAuthServerInfo,
 } from '@modelcontextprotocol/client';
@@ -122,7 +123,7 @@ export class OAuthAuthorizer {
     let lastStepUpScope: string | undefined;
     for (let round = 0; ; round++) {
       const token = await this.accessToken();
-      const response = await this.#base(input, withBearer(init, token));
+      const response = await this.#send(input, init, token);
       if (response.status !== 401 && response.status !== 403) return response;
       if (!this.#configured && !/^\s*(bearer|dpop)\b/i.test(response.headers.get('www-authenticate') ?? '')) return response;
       const challenge = extractWWWAuthenticateParams(response);
@@ -153,6 +154,14 @@ export class OAuthAuthorizer {
       this.#logger.info('OAuth: the server asks for more scope; authorizing again', { scope });
       await this.#authorizeForRequest({ ...request, ...(scope === undefined ? {} : { scope }) }, true, init);
     }
+  }
+
+  /** The request with its token: `Bearer`, or for a DPoP-bound token `DPoP` and a fresh proof (the SDK retries a nonce challenge inline). */
+  async #send(input: string | URL, init: RequestInit | undefined, token: string | undefined): Promise<Response> {
+    const bound = token !== undefined && (await this.#provider.record()).tokens?.token_type?.toLowerCase() === 'dpop';
+    const session = bound ? await this.#provider.dpop() : undefined;
+    if (session === undefined) return this.#base(input, withBearer(init, token));
+    return withDpop(session, () => token)(this.#base)(input, init);
   }
 
   async #authorizeForRequest(challenge: Challenge, stepUp: boolean, init: RequestInit | undefined): Promise<void> {
@@ -286,6 +295,7 @@ export class OAuthAuthorizer {
     try {
       const addClientAuthentication = provider.addClientAuthentication;
       const resource = state.resourceMetadata?.resource;
+      const dpop = await provider.dpop();
       const fresh = await refreshAuthorization(state.authorizationServerUrl, {
         clientInformation,
         refreshToken: tokens.refresh_token,
@@ -293,6 +303,7 @@ export class OAuthAuthorizer {
         ...(state.authorizationServerMetadata === undefined ? {} : { metadata: state.authorizationServerMetadata }),
         ...(resource === undefined ? {} : { resource }),
         ...(addClientAuthentication === undefined ? {} : { addClientAuthentication }),
+        ...(dpop === undefined ? {} : { dpop }),
       });
       await provider.saveTokens({ ...fresh, ...(tokens.issuer === undefined ? {} : { issuer: tokens.issuer }) });
       this.#logger.debug('OAuth: token refreshed', { ...(fresh.expires_in === undefined ? {} : { expiresInSeconds: fresh.expires_in }) });

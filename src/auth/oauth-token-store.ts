@@ -1,12 +1,13 @@
 /**
  * @module auth/oauth-token-store
  * Where OAuth state is kept, per server identity (server URL + client): tokens, the registered client,
- * the PKCE verifier of a login in progress and the discovered metadata. The interface is small on
+ * the PKCE verifier of a login in progress, the discovered metadata and the DPoP key. The interface is small on
  * purpose: the CLI keeps records in encrypted files ({@link FileOAuthTokenStore}), the registry keeps
  * them per user in its database, tests and short-lived programs keep them in memory.
  */
 
 import type { OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
+import type { StoredDpopKey } from './dpop-keys.js';
 
 /** Everything kept for one server identity. Every field is optional: a record fills up as a login goes. */
 export interface OAuthRecord {
@@ -20,6 +21,8 @@ export interface OAuthRecord {
   codeVerifier?: string;
   /** Protected-resource and authorization-server metadata found by discovery. */
   discoveryState?: OAuthDiscoveryState;
+  /** The DPoP signing key its DPoP-bound tokens are bound to. Secret. */
+  dpopKey?: StoredDpopKey;
 }
 
 /**

@@ -29,6 +29,8 @@ import { VERSION } from '../version.js';
 import { parseAuthorizationCallback, type AuthorizationCallback, type AuthorizationUrlHandler } from './authorization-callback.js';
 import type { OAuthRecord, OAuthTokenStore } from './oauth-token-store.js';
 import { workloadAssertion } from './workload-assertion.js';
+import { DpopKeys } from './dpop-keys.js';
+import type { DpopSession } from '@modelcontextprotocol/client';
 
 const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
@@ -68,6 +70,7 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
   #authorizationServerUrl: string | undefined;
   #resourceUrl: string | undefined;
   #privateKey: Promise<string> | undefined;
+  readonly #dpop = new DpopKeys(() => this.record(), (key) => this.#update((record) => (record.dpopKey = key)));
 
   constructor(options: SwitchboardOAuthProviderOptions) {
     this.#options = options;
@@ -275,8 +278,15 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
     return undefined;
   }
 
+  /** DPoP (RFC 9449) when the authorization server offers it: proofs at its token endpoint, DPoP-bound tokens. */
+  dpop(): Promise<DpopSession | undefined> {
+    return this.#dpop.session();
+  }
+
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
+    if (scope === 'all') this.#dpop.forget();
     await this.#update((record) => {
+      if (scope === 'all') delete record.dpopKey;
       if (scope === 'all' || scope === 'client') delete record.clientInformation;
       if (scope === 'all' || scope === 'tokens') {
         delete record.tokens;
