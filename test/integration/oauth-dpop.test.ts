@@ -7,46 +7,22 @@
  * with the same key, without a new login.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
-import type { AuthorizationUrlHandler } from '../../src/auth/authorization-callback.js';
+import { describe, expect, test } from 'vitest';
 import { FileOAuthTokenStore } from '../../src/auth/file-oauth-token-store.js';
 import { MemoryOAuthTokenStore, oauthStoreKey } from '../../src/auth/oauth-token-store.js';
-import { ServerConnection } from '../../src/connection/server-connection.js';
-import { startOAuthProtectedServer, type OAuthFixture } from '../fixtures/servers/oauth-protected-server.mjs';
-import { specOf } from '../helpers/fixtures.js';
+import type { OAuthFixture } from '../fixtures/servers/oauth-protected-server.mjs';
+import { headless, oauthTestBed } from '../helpers/oauth-test-bed.js';
 
-const headless: AuthorizationUrlHandler = async (url) => {
-  const response = await fetch(url, { redirect: 'manual' });
-  await response.text();
-  return response.headers.get('location') ?? '';
-};
-
+const bed = oauthTestBed();
+const open = bed.open;
 let fixture: OAuthFixture | undefined;
-const connections: ServerConnection[] = [];
-const directories: string[] = [];
-
-afterEach(async () => {
-  await Promise.all(connections.splice(0).map((connection) => connection.close()));
-  await fixture?.close();
-  fixture = undefined;
-  await Promise.all(directories.splice(0).map((directory) => rm(directory, { recursive: true, force: true })));
-});
-
-async function open(entry: Record<string, unknown>, options: ConstructorParameters<typeof ServerConnection>[1]): Promise<ServerConnection> {
-  const connection = new ServerConnection(specOf('remote', entry), options);
-  connections.push(connection);
-  await connection.connect();
-  return connection;
-}
 
 describe('DPoP', () => {
   test('a login gets a DPoP-bound token; every request presents it as DPoP with a proof; a later process reuses token and key', async () => {
-    fixture = await startOAuthProtectedServer({ dpop: true });
-    const directory = await mkdtemp(join(tmpdir(), 'switchboard-dpop-'));
-    directories.push(directory);
+    fixture = await bed.start({ dpop: true });
+    const directory = await bed.folder('switchboard-dpop-');
     const store = new FileOAuthTokenStore({ directory, key: randomBytes(32) });
     const first = await open({ url: fixture.url }, { oauth: { store, onAuthorizationUrl: headless } });
     expect((await first.callTool('whoami', {})).content[0]).toMatchObject({ type: 'text' });
@@ -77,14 +53,13 @@ describe('DPoP', () => {
 
   test('machine grants use it too; without DPoP on offer, tokens stay Bearer and no key is made', async () => {
     const secret = `secret-${randomBytes(8).toString('hex')}`;
-    fixture = await startOAuthProtectedServer({ dpop: true, clients: [{ id: 'm2m', secret }] });
+    fixture = await bed.start({ dpop: true, clients: [{ id: 'm2m', secret }] });
     const connection = await open({ url: fixture.url, oauth: { grant: 'client_credentials', clientId: 'm2m', clientSecret: secret } }, {});
     expect((await connection.callTool('whoami', {})).content[0]).toMatchObject({ text: 'm2m mcp:read' });
     expect(fixture.log.tokenRequests).toEqual([expect.objectContaining({ grantType: 'client_credentials', dpopJkt: expect.any(String) })]);
     await connection.close();
-    await fixture.close();
 
-    fixture = await startOAuthProtectedServer({ clients: [{ id: 'm2m', secret }] });
+    fixture = await bed.start({ clients: [{ id: 'm2m', secret }] });
     const store = new MemoryOAuthTokenStore();
     const plain = await open({ url: fixture.url, oauth: { grant: 'client_credentials', clientId: 'm2m', clientSecret: secret } }, { oauth: { store } });
     await plain.callTool('whoami', {});

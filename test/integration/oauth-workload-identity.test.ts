@@ -6,15 +6,13 @@
  * other grant is tried; the JWT never reaches a log line.
  */
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
-import { ServerConnection } from '../../src/connection/server-connection.js';
-import { ErrorCode, isSwitchboardError, type SwitchboardError } from '../../src/errors.js';
-import type { LogFields, Logger } from '../../src/logger.js';
-import { startOAuthProtectedServer, type OAuthFixture } from '../fixtures/servers/oauth-protected-server.mjs';
-import { specOf } from '../helpers/fixtures.js';
+import { describe, expect, test } from 'vitest';
+import { ErrorCode } from '../../src/errors.js';
+import type { Logger } from '../../src/logger.js';
+import type { OAuthFixture } from '../fixtures/servers/oauth-protected-server.mjs';
+import { captureLogger, oauthTestBed, rejection } from '../helpers/oauth-test-bed.js';
 
 const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
@@ -32,53 +30,18 @@ function workloadJwt(privateKey: KeyObject, subject: string, audience: string): 
   return `${body}.${sign('sha256', Buffer.from(body), privateKey).toString('base64url')}`;
 }
 
-function captureLogger(): { logger: Logger; lines: string[] } {
-  const lines: string[] = [];
-  const make = (bound: LogFields): Logger => {
-    const write = (level: string) => (message: string, fields?: LogFields) => lines.push(`${level} ${message} ${JSON.stringify({ ...bound, ...fields })}`);
-    return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error'), child: (fields) => make({ ...bound, ...fields }), isDebugEnabled: () => true };
-  };
-  return { logger: make({}), lines };
-}
-
+const bed = oauthTestBed();
 let fixture: OAuthFixture | undefined;
-const connections: ServerConnection[] = [];
-const directories: string[] = [];
 
-afterEach(async () => {
-  await Promise.all(connections.splice(0).map((connection) => connection.close()));
-  await fixture?.close();
-  fixture = undefined;
-  await Promise.all(directories.splice(0).map((directory) => rm(directory, { recursive: true, force: true })));
-});
-
-async function open(entry: Record<string, unknown>, logger?: Logger): Promise<ServerConnection> {
-  const connection = new ServerConnection(specOf('remote', entry), logger === undefined ? {} : { logger });
-  connections.push(connection);
-  await connection.connect();
-  return connection;
-}
-
-async function tokenFolder(): Promise<string> {
-  const directory = await mkdtemp(join(tmpdir(), 'switchboard-wif-'));
-  directories.push(directory);
-  return directory;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<SwitchboardError> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  if (!isSwitchboardError(error)) throw new Error(`expected a SwitchboardError, got ${String(error)}`);
-  return error;
+async function open(entry: Record<string, unknown>, logger?: Logger) {
+  return bed.open(entry, logger === undefined ? {} : { logger });
 }
 
 describe('jwt-bearer with a workload JWT', () => {
   test('presents the JWT of the token file as a public client, and reads the file again after the platform rotated it', async () => {
     const platform = platformKeys();
-    fixture = await startOAuthProtectedServer({ clients: [{ id: 'workload' }], grantTypes: [JWT_BEARER_GRANT], workloadKey: platform.publicPem });
-    const file = join(await tokenFolder(), 'token');
+    fixture = await bed.start({ clients: [{ id: 'workload' }], grantTypes: [JWT_BEARER_GRANT], workloadKey: platform.publicPem });
+    const file = join(await bed.folder('switchboard-wif-'), 'token');
     const first = workloadJwt(platform.privateKey, 'job-1', fixture.issuer);
     await writeFile(file, `${first}\n`);
     const { logger, lines } = captureLogger();
@@ -100,7 +63,7 @@ describe('jwt-bearer with a workload JWT', () => {
 
   test('an inline JWT (from ${VAR}) works the same', async () => {
     const platform = platformKeys();
-    fixture = await startOAuthProtectedServer({ clients: [{ id: 'workload' }], grantTypes: [JWT_BEARER_GRANT], workloadKey: platform.publicPem });
+    fixture = await bed.start({ clients: [{ id: 'workload' }], grantTypes: [JWT_BEARER_GRANT], workloadKey: platform.publicPem });
     const connection = await open({ url: fixture.url, oauth: { grant: 'jwt-bearer', clientId: 'workload', assertion: workloadJwt(platform.privateKey, 'job-inline', fixture.issuer) } });
 
     await connection.callTool('whoami', {});
@@ -108,7 +71,7 @@ describe('jwt-bearer with a workload JWT', () => {
   });
 
   test('a JWT the authorization server refuses is an authorization error naming invalid_grant; no other grant is tried', async () => {
-    fixture = await startOAuthProtectedServer({ clients: [{ id: 'workload' }], grantTypes: [JWT_BEARER_GRANT, 'authorization_code'], workloadKey: platformKeys().publicPem });
+    fixture = await bed.start({ clients: [{ id: 'workload' }], grantTypes: [JWT_BEARER_GRANT, 'authorization_code'], workloadKey: platformKeys().publicPem });
     const forged = workloadJwt(platformKeys().privateKey, 'intruder', fixture.issuer);
     const error = await rejection(open({ url: fixture.url, oauth: { grant: 'jwt-bearer', clientId: 'workload', assertion: forged } }));
 
@@ -120,8 +83,8 @@ describe('jwt-bearer with a workload JWT', () => {
   });
 
   test('a missing token file says which file, and nothing is sent', async () => {
-    fixture = await startOAuthProtectedServer({ clients: [{ id: 'workload' }], grantTypes: [JWT_BEARER_GRANT], workloadKey: platformKeys().publicPem });
-    const file = join(await tokenFolder(), 'not-mounted-yet');
+    fixture = await bed.start({ clients: [{ id: 'workload' }], grantTypes: [JWT_BEARER_GRANT], workloadKey: platformKeys().publicPem });
+    const file = join(await bed.folder('switchboard-wif-'), 'not-mounted-yet');
     const error = await rejection(open({ url: fixture.url, oauth: { grant: 'jwt-bearer', clientId: 'workload', assertionFile: file } }));
 
     expect(error.message).toContain(`cannot read the workload token file ${file}: ENOENT`);

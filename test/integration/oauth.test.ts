@@ -6,35 +6,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
-import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { AuthorizationUrlHandler } from '../../src/auth/authorization-callback.js';
 import { FileOAuthTokenStore } from '../../src/auth/file-oauth-token-store.js';
 import { MemoryOAuthTokenStore, oauthStoreKey } from '../../src/auth/oauth-token-store.js';
-import { ServerConnection } from '../../src/connection/server-connection.js';
-import { ErrorCode, isSwitchboardError, type SwitchboardError } from '../../src/errors.js';
-import type { LogFields, Logger } from '../../src/logger.js';
-import { startOAuthProtectedServer, type OAuthFixture } from '../fixtures/servers/oauth-protected-server.mjs';
-import { specOf } from '../helpers/fixtures.js';
-
-/** A program that follows the authorization URL itself; the fixture's server approves at once. */
-const headless: AuthorizationUrlHandler = async (url) => {
-  const response = await fetch(url, { redirect: 'manual' });
-  await response.text();
-  return response.headers.get('location') ?? '';
-};
-
-/** A debug logger that keeps every line (message and fields) as text. */
-function captureLogger(): { logger: Logger; lines: string[] } {
-  const lines: string[] = [];
-  const make = (bound: LogFields): Logger => {
-    const write = (level: string) => (message: string, fields?: LogFields) => lines.push(`${level} ${message} ${JSON.stringify({ ...bound, ...fields })}`);
-    return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error'), child: (fields) => make({ ...bound, ...fields }), isDebugEnabled: () => true };
-  };
-  return { logger: make({}), lines };
-}
+import { ErrorCode } from '../../src/errors.js';
+import type { OAuthFixture } from '../fixtures/servers/oauth-protected-server.mjs';
+import { captureLogger, headless, oauthTestBed, rejection } from '../helpers/oauth-test-bed.js';
 
 function expectNoSecrets(lines: string[], secrets: string[]): void {
   expect(secrets.length).toBeGreaterThan(0);
@@ -42,36 +22,13 @@ function expectNoSecrets(lines: string[], secrets: string[]): void {
   for (const secret of secrets) expect(text.includes(secret), 'a secret reached the log').toBe(false);
 }
 
-async function rejection(promise: Promise<unknown>): Promise<SwitchboardError> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  if (!isSwitchboardError(error)) throw new Error(`expected a SwitchboardError, got ${String(error)}`);
-  return error;
-}
-
+const bed = oauthTestBed();
+const open = bed.open;
 let fixture: OAuthFixture | undefined;
-const connections: ServerConnection[] = [];
-const directories: string[] = [];
-
-afterEach(async () => {
-  await Promise.all(connections.splice(0).map((connection) => connection.close()));
-  await fixture?.close();
-  fixture = undefined;
-  await Promise.all(directories.splice(0).map((directory) => rm(directory, { recursive: true, force: true })));
-});
-
-async function open(entry: Record<string, unknown>, options: ConstructorParameters<typeof ServerConnection>[1] = {}): Promise<ServerConnection> {
-  const connection = new ServerConnection(specOf('remote', entry), options);
-  connections.push(connection);
-  await connection.connect();
-  return connection;
-}
 
 describe('authorization code', () => {
   test('discovers, registers, logs in with PKCE S256 and the resource parameter, then sends the bearer token', async () => {
-    fixture = await startOAuthProtectedServer();
+    fixture = await bed.start();
     const { logger, lines } = captureLogger();
     const connection = await open({ url: fixture.url }, { logger, oauth: { store: new MemoryOAuthTokenStore(), onAuthorizationUrl: headless } });
 
@@ -95,7 +52,7 @@ describe('authorization code', () => {
   });
 
   test('does not ask for offline_access when the authorization server does not offer it, and then cannot refresh', async () => {
-    fixture = await startOAuthProtectedServer({ asScopesSupported: ['mcp:read', 'mcp:admin'] });
+    fixture = await bed.start({ asScopesSupported: ['mcp:read', 'mcp:admin'] });
     const store = new MemoryOAuthTokenStore();
     const connection = await open({ url: fixture.url }, { oauth: { store, onAuthorizationUrl: headless } });
     await connection.callTool('whoami', {});
@@ -105,7 +62,7 @@ describe('authorization code', () => {
   });
 
   test('refreshes the token shortly before it expires, without waiting for a 401', async () => {
-    fixture = await startOAuthProtectedServer({ tokenLifetimeSeconds: 3600 });
+    fixture = await bed.start({ tokenLifetimeSeconds: 3600 });
     const store = new MemoryOAuthTokenStore();
     const connection = await open({ url: fixture.url }, { oauth: { store, onAuthorizationUrl: headless } });
     const provider = connection.oauth?.provider;
@@ -126,7 +83,7 @@ describe('authorization code', () => {
   });
 
   test('a revoked token is refreshed on the 401 and the request replayed; concurrent calls share one refresh', async () => {
-    fixture = await startOAuthProtectedServer();
+    fixture = await bed.start();
     const connection = await open({ url: fixture.url }, { oauth: { store: new MemoryOAuthTokenStore(), onAuthorizationUrl: headless } });
     fixture.revokeAccessTokens();
 
@@ -138,7 +95,7 @@ describe('authorization code', () => {
   });
 
   test('steps up on 403 insufficient_scope: authorizes again with the wider scope and replays the call', async () => {
-    fixture = await startOAuthProtectedServer();
+    fixture = await bed.start();
     const { logger, lines } = captureLogger();
     const connection = await open({ url: fixture.url }, { logger, oauth: { store: new MemoryOAuthTokenStore(), onAuthorizationUrl: headless } });
 
@@ -153,7 +110,7 @@ describe('authorization code', () => {
   });
 
   test('gives up when more scope never helps, after at most 3 authorizations, and the connection still works', async () => {
-    fixture = await startOAuthProtectedServer({ adminScope: 'mcp:root' });
+    fixture = await bed.start({ adminScope: 'mcp:root' });
     const connection = await open({ url: fixture.url }, { oauth: { store: new MemoryOAuthTokenStore(), onAuthorizationUrl: headless } });
 
     const error = await rejection(connection.callTool('admin_action', {}));
@@ -166,7 +123,7 @@ describe('authorization code', () => {
   });
 
   test('refuses a server whose protected resource metadata names another resource, before any authorization', async () => {
-    fixture = await startOAuthProtectedServer({ resourceOverride: 'https://evil.example.com/mcp' });
+    fixture = await bed.start({ resourceOverride: 'https://evil.example.com/mcp' });
     const error = await rejection(open({ url: fixture.url }, { oauth: { store: new MemoryOAuthTokenStore(), onAuthorizationUrl: headless } }));
 
     expect(error.code).toBe(ErrorCode.ServerUnauthorized);
@@ -177,7 +134,7 @@ describe('authorization code', () => {
   });
 
   test('without a way to log in, fails at once with the login hint and never contacts the authorization server', async () => {
-    fixture = await startOAuthProtectedServer();
+    fixture = await bed.start();
     const error = await rejection(open({ url: fixture.url, oauth: true }));
 
     expect(error.code).toBe(ErrorCode.ServerUnauthorized);
@@ -188,7 +145,7 @@ describe('authorization code', () => {
   });
 
   test('a redirect with the wrong state is refused', async () => {
-    fixture = await startOAuthProtectedServer();
+    fixture = await bed.start();
     const forged: AuthorizationUrlHandler = async (url) => {
       const location = new URL(await headless(url, { server: 'remote', redirectUrl: '', signal: undefined }).then(String));
       location.searchParams.set('state', 'forged');
@@ -228,7 +185,7 @@ describe('servers that do not use OAuth', () => {
 describe('client credentials', () => {
   test('a pre-registered client authenticates with client_secret_basic, with no person involved', async () => {
     const secret = `secret-${randomBytes(8).toString('hex')}`;
-    fixture = await startOAuthProtectedServer({ clients: [{ id: 'm2m-client', secret }] });
+    fixture = await bed.start({ clients: [{ id: 'm2m-client', secret }] });
     const { logger, lines } = captureLogger();
     const connection = await open(
       { url: fixture.url, oauth: { grant: 'client_credentials', clientId: 'm2m-client', clientSecret: secret, scopes: ['mcp:read'] } },
@@ -245,7 +202,7 @@ describe('client credentials', () => {
 
   test('picks client_credentials by itself when the server offers only that grant', async () => {
     const secret = `secret-${randomBytes(8).toString('hex')}`;
-    fixture = await startOAuthProtectedServer({ clients: [{ id: 'm2m-client', secret }], grantTypes: ['client_credentials'] });
+    fixture = await bed.start({ clients: [{ id: 'm2m-client', secret }], grantTypes: ['client_credentials'] });
     const connection = await open({ url: fixture.url, oauth: { clientId: 'm2m-client', clientSecret: secret } });
 
     await connection.callTool('whoami', {});
@@ -253,7 +210,7 @@ describe('client credentials', () => {
   });
 
   test('a wrong secret is an authorization error naming the OAuth error, not a crash', async () => {
-    fixture = await startOAuthProtectedServer({ clients: [{ id: 'm2m-client', secret: 'right-secret' }] });
+    fixture = await bed.start({ clients: [{ id: 'm2m-client', secret: 'right-secret' }] });
     const error = await rejection(open({ url: fixture.url, oauth: { grant: 'client_credentials', clientId: 'm2m-client', clientSecret: 'wrong-secret' } }));
 
     expect(error.code).toBe(ErrorCode.ServerUnauthorized);
@@ -264,9 +221,8 @@ describe('client credentials', () => {
 
 describe('file token store', () => {
   test('records are encrypted and private on disk, and the next connection reuses them without a login', async () => {
-    fixture = await startOAuthProtectedServer();
-    const directory = await mkdtemp(join(tmpdir(), 'switchboard-oauth-'));
-    directories.push(directory);
+    fixture = await bed.start();
+    const directory = await bed.folder('switchboard-oauth-');
     const store = new FileOAuthTokenStore({ directory, key: randomBytes(32) });
     const first = await open({ url: fixture.url }, { oauth: { store, onAuthorizationUrl: headless } });
     await first.callTool('whoami', {});
@@ -287,8 +243,7 @@ describe('file token store', () => {
   });
 
   test('a record written under another key cannot be read, and says what to do', async () => {
-    const directory = await mkdtemp(join(tmpdir(), 'switchboard-oauth-'));
-    directories.push(directory);
+    const directory = await bed.folder('switchboard-oauth-');
     await new FileOAuthTokenStore({ directory, key: randomBytes(32) }).save('k', { codeVerifier: 'v'.repeat(43) });
     const error = await rejection(new FileOAuthTokenStore({ directory, key: randomBytes(32) }).get('k'));
     expect(error.message).toContain('cannot be decrypted');
