@@ -38,8 +38,13 @@ export async function runProcess(command: string, args: string[], options: { cwd
   let stderr = '';
   let outputMs = 0;
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stdout.on('end', () => (outputMs = performance.now() - started));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  // `exit` can come before the pipes are read to their end (a loaded machine made a CLI's JSON arrive empty).
+  const drained = Promise.all([
+    new Promise<void>((resolveEnd) => child.stdout.once('close', () => resolveEnd())),
+    new Promise<void>((resolveEnd) => child.stderr.once('close', () => resolveEnd())),
+  ]);
+  child.stdout.once('end', () => (outputMs = performance.now() - started));
   if (options.stdin !== undefined) child.stdin.end(options.stdin);
   const timeoutMs = options.timeoutMs ?? 30_000;
   const code = await new Promise<number | null>((resolveExit, reject) => {
@@ -56,5 +61,9 @@ export async function runProcess(command: string, args: string[], options: { cwd
       resolveExit(exitCode);
     });
   });
-  return { code, stdout, stderr, outputMs, ms: performance.now() - started };
+  const ms = performance.now() - started;
+  // A process that left a child holding its pipes is not waited for beyond a moment.
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([drained, new Promise<void>((resolveLate) => (timer = setTimeout(resolveLate, 2_000)))]).finally(() => clearTimeout(timer));
+  return { code, stdout, stderr, outputMs, ms };
 }

@@ -169,6 +169,8 @@ export class OAuthServer implements ProtectedResource {
         devInteractions: { enabled: false },
         registration: { enabled: registration.enabled !== false },
         revocation: { enabled: true },
+        // Not offered: /mcp checks Bearer tokens and no DPoP proof, so a DPoP-bound token would be refused there.
+        dPoP: { enabled: false },
         clientIdMetadataDocument: { enabled: options.clientMetadataDocuments !== false, ack: 'draft-02' },
         resourceIndicators: {
           enabled: true,

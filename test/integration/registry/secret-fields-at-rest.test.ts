@@ -25,6 +25,7 @@ const SECRETS: Record<string, string> = {
   path: 'path-query-key-3c4d5e6f7a8b9c0d',
   'oauth.clientSecret': 'oauth-client-secret-7a6b5c4d3e2f1a0b',
   'oauth.privateKey': KEY_LINE,
+  'oauth.assertion': 'workload-jwt-eyJhbGciOiJFUzI1NiJ9.w.z',
   'oauth.idp.clientSecret': 'idp-client-secret-2b3c4d5e6f7a8b9c',
   'oauth.idp.idToken': 'idp-id-token-eyJhbGciOiJSUzI1NiJ9.x.y',
   parameters: 'template-param-secret-8c9d0e1f2a3b4c5d',
@@ -41,6 +42,7 @@ const ENTRIES: Record<string, Record<string, unknown>> = {
     url: 'https://mcp.example.com/mcp',
     oauth: { grant: 'jwt-bearer', clientId: 'rs-client', clientSecret: SECRETS['oauth.clientSecret'], idp: { tokenEndpoint: 'https://idp.example.com/token', clientId: 'idp-client', clientSecret: SECRETS['oauth.idp.clientSecret'], idToken: SECRETS['oauth.idp.idToken'] } },
   },
+  workload: { url: 'https://mcp.example.com/mcp', oauth: { grant: 'jwt-bearer', clientId: 'job', assertion: SECRETS['oauth.assertion'] } },
   proc: { command: 'node', args: ['server.js'], env: { TOKEN: SECRETS.env } },
   instance: { template: 'tool', parameters: { team: 'blue', token: SECRETS.parameters } },
 };
@@ -101,6 +103,7 @@ for (const { kind, skip } of await backendsToTest()) {
       };
       expect(oauthOf('m2m')?.clientSecret).toBe(SECRETS['oauth.clientSecret']);
       expect(oauthOf('signed')?.privateKey).toBe(PRIVATE_KEY);
+      expect(oauthOf('workload')?.assertion).toBe(SECRETS['oauth.assertion']);
       expect(oauthOf('enterprise')?.idp).toMatchObject({ clientSecret: SECRETS['oauth.idp.clientSecret'], idToken: SECRETS['oauth.idp.idToken'] });
     });
 
