@@ -98,8 +98,11 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
     // That client redirects only to a loopback /callback (the CLI's); a gateway's own /oauth/callback registers instead.
     const redirect = new URL(this.#redirectUrl);
     if (redirect.protocol !== 'http:' || !['127.0.0.1', 'localhost', '[::1]'].includes(redirect.hostname) || redirect.pathname !== '/callback') return;
-    if ((await this.record()).clientInformation?.client_id === id) return;
-    await this.#update((record) => (record.clientInformation = { client_id: id }));
+    // Stamped with its issuer, as the SDK keeps registrations (SEP-2352); unstamped, it warns on every read.
+    const issuer = metadata?.issuer;
+    const stored = (await this.record()).clientInformation;
+    if (stored?.client_id === id && stored.issuer === issuer) return;
+    await this.#update((record) => (record.clientInformation = { client_id: id, ...(issuer === undefined ? {} : { issuer }) }));
   }
 
   /** True when the grant presents a workload's own JWT (`assertion` or `assertionFile`) rather than an ID-JAG. */

@@ -200,6 +200,8 @@ describe.skipIf(missing !== undefined)('switchboard login against its own gatewa
       expect(call.code, call.stderr).toBe(0);
       expect(call.stdout).toContain('alice/alice_only: cli');
       for (const output of [login, tools, call]) expect(output.stdout + output.stderr).not.toContain(alice.token);
+      // Nothing but our own lines: the SDK warns when a stored client lacks its issuer stamp (SEP-2352).
+      for (const output of [login, tools, call]) expect(output.stderr).not.toContain('[mcp-sdk]');
     } finally {
       await rm(directory, { recursive: true, force: true });
     }
