@@ -1,18 +1,18 @@
 /**
  * What the OAuth integration tests share: the protected-server fixture of the running test and the
- * connections and folders it opened (closed or removed after each test), a headless login, a logger
- * that keeps every line, and the SwitchboardError a promise rejects with.
+ * connections and folders it opened (closed or removed after each test), a headless login, the check
+ * that no secret reached a log, and the SwitchboardError a promise rejects with.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import type { AuthorizationUrlHandler } from '../../src/auth/authorization-callback.js';
 import { ServerConnection } from '../../src/connection/server-connection.js';
 import { isSwitchboardError, type SwitchboardError } from '../../src/errors.js';
-import type { LogFields, Logger } from '../../src/logger.js';
 import { startOAuthProtectedServer, type OAuthFixture, type OAuthFixtureOptions } from '../fixtures/servers/oauth-protected-server.mjs';
 import { specOf } from './fixtures.js';
+import type { RecordedLine } from './recording-logger.js';
 
 /** The fixture, connections and folders of one test file; everything ends after each test. */
 export interface OAuthTestBed {
@@ -62,14 +62,11 @@ export const headless: AuthorizationUrlHandler = async (url) => {
   return response.headers.get('location') ?? '';
 };
 
-/** A debug logger that keeps every line (message and fields) as text. */
-export function captureLogger(): { logger: Logger; lines: string[] } {
-  const lines: string[] = [];
-  const make = (bound: LogFields): Logger => {
-    const write = (level: string) => (message: string, fields?: LogFields) => lines.push(`${level} ${message} ${JSON.stringify({ ...bound, ...fields })}`);
-    return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error'), child: (fields) => make({ ...bound, ...fields }), isDebugEnabled: () => true };
-  };
-  return { logger: make({}), lines };
+/** Fails when any of `secrets` reached a line of `logger` (a {@link recordingLogger}). */
+export function expectNoSecrets(logger: { lines: RecordedLine[] }, secrets: string[]): void {
+  expect(secrets.length).toBeGreaterThan(0);
+  const text = JSON.stringify(logger.lines);
+  for (const secret of secrets) expect(text.includes(secret), 'a secret reached the log').toBe(false);
 }
 
 /** The SwitchboardError `promise` rejects with (anything else fails the test). */

@@ -12,7 +12,8 @@ import { describe, expect, test } from 'vitest';
 import { ErrorCode } from '../../src/errors.js';
 import type { Logger } from '../../src/logger.js';
 import type { OAuthFixture } from '../fixtures/servers/oauth-protected-server.mjs';
-import { captureLogger, oauthTestBed, rejection } from '../helpers/oauth-test-bed.js';
+import { expectNoSecrets, oauthTestBed, rejection } from '../helpers/oauth-test-bed.js';
+import { recordingLogger } from '../helpers/recording-logger.js';
 
 const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
@@ -44,7 +45,7 @@ describe('jwt-bearer with a workload JWT', () => {
     const file = join(await bed.folder('switchboard-wif-'), 'token');
     const first = workloadJwt(platform.privateKey, 'job-1', fixture.issuer);
     await writeFile(file, `${first}\n`);
-    const { logger, lines } = captureLogger();
+    const logger = recordingLogger();
     const connection = await open({ url: fixture.url, oauth: { grant: 'jwt-bearer', clientId: 'workload', assertionFile: file, scopes: ['mcp:read'] } }, logger);
 
     expect((await connection.callTool('whoami', {})).content[0]).toMatchObject({ text: 'workload mcp:read' });
@@ -57,8 +58,7 @@ describe('jwt-bearer with a workload JWT', () => {
     fixture.revokeAccessTokens();
     expect((await connection.callTool('whoami', {})).content[0]).toMatchObject({ text: 'workload mcp:read' });
     expect(fixture.log.tokenRequests.map((request) => request.assertionSubject)).toEqual(['job-1', 'job-2']);
-    const text = lines.join('\n');
-    for (const secret of [first, second, ...fixture.secrets()]) expect(text.includes(secret), 'a secret reached the log').toBe(false);
+    expectNoSecrets(logger, [first, second, ...fixture.secrets()]);
   });
 
   test('an inline JWT (from ${VAR}) works the same', async () => {

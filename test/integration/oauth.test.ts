@@ -14,13 +14,8 @@ import { FileOAuthTokenStore } from '../../src/auth/file-oauth-token-store.js';
 import { MemoryOAuthTokenStore, oauthStoreKey } from '../../src/auth/oauth-token-store.js';
 import { ErrorCode } from '../../src/errors.js';
 import type { OAuthFixture } from '../fixtures/servers/oauth-protected-server.mjs';
-import { captureLogger, headless, oauthTestBed, rejection } from '../helpers/oauth-test-bed.js';
-
-function expectNoSecrets(lines: string[], secrets: string[]): void {
-  expect(secrets.length).toBeGreaterThan(0);
-  const text = lines.join('\n');
-  for (const secret of secrets) expect(text.includes(secret), 'a secret reached the log').toBe(false);
-}
+import { expectNoSecrets, headless, oauthTestBed, rejection } from '../helpers/oauth-test-bed.js';
+import { recordingLogger } from '../helpers/recording-logger.js';
 
 const bed = oauthTestBed();
 const open = bed.open;
@@ -29,7 +24,7 @@ let fixture: OAuthFixture | undefined;
 describe('authorization code', () => {
   test('discovers, registers, logs in with PKCE S256 and the resource parameter, then sends the bearer token', async () => {
     fixture = await bed.start();
-    const { logger, lines } = captureLogger();
+    const logger = recordingLogger();
     const connection = await open({ url: fixture.url }, { logger, oauth: { store: new MemoryOAuthTokenStore(), onAuthorizationUrl: headless } });
 
     const result = await connection.callTool('whoami', {});
@@ -48,7 +43,7 @@ describe('authorization code', () => {
     expect(tokenRequests).toEqual([expect.objectContaining({ grantType: 'authorization_code', hasCodeVerifier: true, resource: fixture.url })]);
     expect(mcp[0]).toMatchObject({ hadToken: false, status: 401 });
     expect(mcp.slice(1).every((request) => request.hadToken && request.status !== 401)).toBe(true);
-    expectNoSecrets(lines, fixture.secrets());
+    expectNoSecrets(logger, fixture.secrets());
   });
 
   test('does not ask for offline_access when the authorization server does not offer it, and then cannot refresh', async () => {
@@ -96,7 +91,7 @@ describe('authorization code', () => {
 
   test('steps up on 403 insufficient_scope: authorizes again with the wider scope and replays the call', async () => {
     fixture = await bed.start();
-    const { logger, lines } = captureLogger();
+    const logger = recordingLogger();
     const connection = await open({ url: fixture.url }, { logger, oauth: { store: new MemoryOAuthTokenStore(), onAuthorizationUrl: headless } });
 
     const result = await connection.callTool('admin_action', {});
@@ -106,7 +101,7 @@ describe('authorization code', () => {
     expect(fixture.log.authorizations[1]?.scope?.split(' ').sort()).toEqual(['mcp:admin', 'mcp:read', 'offline_access']);
     // A refresh cannot widen scope: the step-up is a new authorization, not a refresh.
     expect(fixture.log.tokenRequests.map((request) => request.grantType)).toEqual(['authorization_code', 'authorization_code']);
-    expectNoSecrets(lines, fixture.secrets());
+    expectNoSecrets(logger, fixture.secrets());
   });
 
   test('gives up when more scope never helps, after at most 3 authorizations, and the connection still works', async () => {
@@ -186,7 +181,7 @@ describe('client credentials', () => {
   test('a pre-registered client authenticates with client_secret_basic, with no person involved', async () => {
     const secret = `secret-${randomBytes(8).toString('hex')}`;
     fixture = await bed.start({ clients: [{ id: 'm2m-client', secret }] });
-    const { logger, lines } = captureLogger();
+    const logger = recordingLogger();
     const connection = await open(
       { url: fixture.url, oauth: { grant: 'client_credentials', clientId: 'm2m-client', clientSecret: secret, scopes: ['mcp:read'] } },
       { logger },
@@ -197,7 +192,7 @@ describe('client credentials', () => {
       expect.objectContaining({ grantType: 'client_credentials', authMethod: 'client_secret_basic', resource: fixture.url, scope: 'mcp:read' }),
     ]);
     expect(fixture.log.authorizations).toHaveLength(0);
-    expectNoSecrets(lines, fixture.secrets());
+    expectNoSecrets(logger, fixture.secrets());
   });
 
   test('picks client_credentials by itself when the server offers only that grant', async () => {
