@@ -9,6 +9,7 @@ import { cac } from 'cac';
 import type { Logger } from '../logger.js';
 import { VERSION } from '../version.js';
 import { inputFlagsAsEnv } from './ask-input.js';
+import { checkShortOptions } from './check-short-options.js';
 import { CliExit, ExitCode } from './cli-error.js';
 import { createCliLogger, resolveLogLevel } from './cli-logger.js';
 import { identityProviderFlagsOf, type IdpFlagValues } from './idp-flags.js';
@@ -264,6 +265,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   };
   process.on('SIGINT', onSignal);
   try {
+    checkShortOptions(argv);
     cli.parse(['node', 'switchboard', ...argv], { run: false });
     if (cli.matchedCommand === undefined) {
       if (cli.options.help === true || cli.options.version === true) return ExitCode.Ok;

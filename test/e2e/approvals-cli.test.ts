@@ -2,7 +2,7 @@
  * `switchboard approvals list | approve ID | deny ID` (the built CLI) against a real gateway on both
  * registry backends: a write of an SDK v2 client on an endpoint with approval for writes waits, the
  * CLI lists it (who, which tool, the arguments), approves one (it runs) and denies another (it does
- * not); a stale id, a non-admin's token and no gateway are refused with what to do.
+ * not); a stale id, a non-admin's token, no gateway and an id that looks like flags are refused with what to do.
  */
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -82,7 +82,11 @@ for (const { kind, skip } of await backendsToTest()) {
       const missing = await cli('approve');
       expect(missing.code).toBe(2);
       expect(missing.stderr).toContain('name the waiting call');
-      for (const run of [stale, tenant, nowhere, missing]) expect(run.stderr).not.toMatch(/\n\s+at /);
+      // An id that looks like bundled short flags (one with an h once printed the help and exited 0).
+      const dashed = await cli('approve', '-Bxh');
+      expect(dashed.code).toBe(2);
+      expect(dashed.stderr).toContain('"-B…" is not an option');
+      for (const run of [stale, tenant, nowhere, missing, dashed]) expect(run.stderr).not.toMatch(/\n\s+at /);
     });
   });
 }
