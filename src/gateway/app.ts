@@ -41,6 +41,7 @@ import { registerNamedMcpRoute } from './routes/mcp-named.js';
 import { registerMetricsRoute } from './routes/metrics.js';
 import { registerClusterRoute } from './routes/api-cluster.js';
 import { registerOAuthRoutes } from './oauth-server/oauth-routes.js';
+import { dpopChallenge, dpopErrorOf } from './oauth-server/dpop-proof.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -102,7 +103,11 @@ export function createGatewayApp(gateway: Gateway): GatewayApp {
       } catch (error) {
         const refusal = isMcp(c.req.path) ? mcpErrorResponse(error) : apiErrorResponse(error);
         // RFC 9728: the challenge says where to get a token (OAuth clients start their flow from it).
-        if (gateway.oauth !== undefined && refusal.status === 401) refusal.headers.set('www-authenticate', gateway.oauth.challenge());
+        // A refused DPoP proof or binding names its RFC 9449 error in a DPoP challenge first.
+        if (gateway.oauth !== undefined && refusal.status === 401) {
+          const dpop = dpopErrorOf(error);
+          refusal.headers.set('www-authenticate', dpop === undefined ? gateway.oauth.challenge() : `${dpopChallenge(dpop)}, ${gateway.oauth.challenge()}`);
+        }
         // An unauthenticated client keeps no connection: no body left to trickle in, no keep-alive to hold.
         refusal.headers.set('connection', 'close');
         return refusal;

@@ -227,8 +227,8 @@ export class Gateway {
   /** The user of a bearer token verified less than the token cache's TTL ago (the fast path's check, for a request on `connection`), else undefined. */
   cachedUser(token: string, connection: object): RegistryUser | undefined {
     const hit = this.#tokens.lookupOn(connection, token);
-    // An OAuth token limited to listing goes the general way, which enforces its scope.
-    return hit === undefined || !scopesAllow(hit.scopes, FULL_SCOPE) ? undefined : hit.user;
+    // An OAuth token limited to listing goes the general way, which enforces its scope; a DPoP-bound one, which checks its proof.
+    return hit === undefined || hit.boundKey !== undefined || !scopesAllow(hit.scopes, FULL_SCOPE) ? undefined : hit.user;
   }
 
   /** A lease on `user`'s client (created on first use: its servers connect within their deadlines). */

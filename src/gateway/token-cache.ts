@@ -27,7 +27,12 @@ interface Entry {
   user: RegistryUser;
   until: number;
   scopes: readonly string[] | undefined;
+  /** A DPoP-bound token's key thumbprint: its proofs are still checked on every request. */
+  boundKey: string | undefined;
 }
+
+/** What the cache says of a token. */
+export type CachedToken = Readonly<Omit<Entry, 'until'>>;
 
 /** Verified tokens → their users, for a short time. */
 export class TokenCache {
@@ -48,12 +53,12 @@ export class TokenCache {
   }
 
   /** As {@link get}, with the token's OAuth scopes (undefined for a static API token). */
-  lookup(token: string, now: number = Date.now()): { user: RegistryUser; scopes: readonly string[] | undefined } | undefined {
+  lookup(token: string, now: number = Date.now()): CachedToken | undefined {
     return this.#find(keyOf(token), now);
   }
 
   /** As {@link lookup}, for a request on `connection` (its socket): a token the connection presented last is not hashed again. */
-  lookupOn(connection: object, token: string, now: number = Date.now()): { user: RegistryUser; scopes: readonly string[] | undefined } | undefined {
+  lookupOn(connection: object, token: string, now: number = Date.now()): CachedToken | undefined {
     const memo = this.#byConnection.get(connection);
     if (memo !== undefined && memo.token === token && memo.generation === this.#generation && memo.entry.until > now) return memo.entry;
     const entry = this.#find(keyOf(token), now);
@@ -76,11 +81,11 @@ export class TokenCache {
    * Remembers a token the registry just verified, never past `expiresAt` (the token's own expiry, ms
    * since the epoch; undefined: it does not expire).
    */
-  set(token: string, user: RegistryUser, now: number = Date.now(), expiresAt?: number, scopes?: readonly string[]): void {
+  set(token: string, user: RegistryUser, now: number = Date.now(), expiresAt?: number, scopes?: readonly string[], boundKey?: string): void {
     const until = Math.min(now + this.#ttlMs, expiresAt ?? Number.POSITIVE_INFINITY);
     if (!(until > now)) return;
     if (this.#entries.size >= TOKEN_CACHE_MAX_ENTRIES) this.#entries.clear();
-    this.#entries.set(keyOf(token), { user, until, scopes });
+    this.#entries.set(keyOf(token), { user, until, scopes, boundKey });
   }
 
   /** Forgets everything. */

@@ -63,6 +63,21 @@ export class OAuthServerStore {
       .execute();
   }
 
+  /**
+   * Records `id` of `model` once, for `expiresInS`: true the first time, false when it is there already
+   * (one insert that does nothing on a conflict, so two replicas cannot both see a first time).
+   */
+  async claimOnce(model: string, id: string, expiresInS: number): Promise<boolean> {
+    const now = new Date();
+    const inserted = await this.#context.db
+      .insertInto('oauth_records')
+      .values({ model, id_hash: hashId(id), payload: '{}', grant_id: null, uid_hash: null, account_id: null, client_id: null, created_at: timestamp(now), expires_at: timestamp(new Date(now.getTime() + expiresInS * 1000)), consumed_at: null })
+      .onConflict((conflict) => conflict.columns(['model', 'id_hash']).doNothing())
+      .returning('id_hash')
+      .executeTakeFirst();
+    return inserted !== undefined;
+  }
+
   /** A record that has not expired, with `consumed` (epoch seconds) once consumed. */
   async find(model: string, id: string): Promise<OAuthPayload | undefined> {
     const row = await this.#context.db.selectFrom('oauth_records').selectAll().where('model', '=', model).where('id_hash', '=', hashId(id)).executeTakeFirst();

@@ -32,6 +32,18 @@ async function shoot(step: string, page: Page): Promise<void> {
 }
 
 const missing = chromiumMissing();
+
+/** How many stored access tokens of the gateway are DPoP-bound (their payload, not a secret: the id is hashed, carries `jkt`). */
+async function boundAccessTokens(target: TestGateway): Promise<number> {
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(join(target.dir, 'switchboard.db'), { readonly: true, fileMustExist: true });
+  try {
+    const rows = db.prepare("SELECT payload FROM oauth_records WHERE model = 'AccessToken'").all() as Array<{ payload: string }>;
+    return rows.filter((row) => typeof (JSON.parse(row.payload) as { jkt?: unknown }).jkt === 'string').length;
+  } finally {
+    db.close();
+  }
+}
 const sinkEntry = (name: string, tool: string) => ({ command: process.execPath, args: [KITCHEN_SINK, '--name', name, '--tools', tool] });
 
 let gateway: TestGateway;
@@ -200,6 +212,8 @@ describe.skipIf(missing !== undefined)('switchboard login against its own gatewa
       expect(call.code, call.stderr).toBe(0);
       expect(call.stdout).toContain('alice/alice_only: cli');
       for (const output of [login, tools, call]) expect(output.stdout + output.stderr).not.toContain(alice.token);
+      // The CLI asked for a DPoP-bound token (the gateway offers DPoP), so /mcp checked a proof on every request.
+      expect(await boundAccessTokens(gateway)).toBeGreaterThan(0);
       // Nothing but our own lines: the SDK warns when a stored client lacks its issuer stamp (SEP-2352).
       for (const output of [login, tools, call]) expect(output.stderr).not.toContain('[mcp-sdk]');
     } finally {

@@ -6,6 +6,7 @@
  * `exp`/`nbf` — and the user is the registry user named by a claim (`sub` unless configured). Users
  * are not created: an admin adds them (`switchboard users add NAME`). The gateway's token cache
  * remembers a verified token, so the signature is checked once per token and TTL, not per call.
+ * A token with `cnf.jkt` is DPoP-bound: /mcp then wants its proofs (gateway/dpop-proof).
  */
 
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
@@ -13,6 +14,7 @@ import type { ExternalAuthorizationConfig } from '../../config/server-spec.js';
 import { ErrorCode, SwitchboardError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { RegistryUser, ServerRegistry } from '../../registry/index.js';
+import { DPOP_PROOF_RECORD } from './dpop-proof.js';
 import { bearerChallenge, resourceMetadata, type ProtectedResource } from './protected-resource.js';
 
 /** Algorithms accepted unless configured (no `none`, no HMAC: the gateway holds no shared secret). */
@@ -51,7 +53,7 @@ export class ExternalResource implements ProtectedResource {
     return bearerChallenge(this.resource, error);
   }
 
-  async verify(token: string): Promise<{ user: RegistryUser; scopes: string[]; expiresAt: number } | undefined> {
+  async verify(token: string): Promise<{ user: RegistryUser; scopes: string[]; expiresAt: number; boundKey?: string } | undefined> {
     if (token.split('.').length !== 3) return undefined;
     let payload: JWTPayload;
     try {
@@ -69,12 +71,23 @@ export class ExternalResource implements ProtectedResource {
       this.#logger.warn('an external access token names no registry user', { claim, user: name });
       return undefined;
     }
-    return { user, scopes: scopesOf(payload), expiresAt: (payload.exp ?? 0) * 1000 };
+    return { user, scopes: scopesOf(payload), expiresAt: (payload.exp ?? 0) * 1000, ...boundKeyOf(payload) };
+  }
+
+  claimProof(key: string, expiresInS: number): Promise<boolean> {
+    return this.#registry.oauthServer.claimOnce(DPOP_PROOF_RECORD, key, expiresInS);
   }
 
   close(): Promise<void> {
     return Promise.resolve();
   }
+}
+
+/** A DPoP-bound token's `cnf.jkt` (RFC 9449 §6.1). */
+function boundKeyOf(payload: JWTPayload): { boundKey?: string } {
+  const confirmation = payload.cnf;
+  const jkt = confirmation !== null && typeof confirmation === 'object' ? (confirmation as { jkt?: unknown }).jkt : undefined;
+  return typeof jkt === 'string' && jkt !== '' ? { boundKey: jkt } : {};
 }
 
 /** `scope` (space-separated, RFC 9068) or `scp` (an array, as Entra ID sends). */

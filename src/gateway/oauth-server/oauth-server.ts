@@ -27,6 +27,7 @@ import { checkRedirectUris, type RedirectPolicy } from './redirect-policy.js';
 import { MCP_SCOPES } from './mcp-scope-names.js';
 import { builtInClients, CLI_CLIENT_ID, CLI_CLIENT_METADATA } from './preregistered-clients.js';
 import { IdentityProviderLogin, type IdentityProviderOptions } from './identity-provider.js';
+import { DPOP_PROOF_RECORD } from './dpop-proof.js';
 import { bearerChallenge, resourceMetadata, resourceMetadataUrl, type ProtectedResource } from './protected-resource.js';
 
 export { MCP_SCOPES } from './mcp-scope-names.js';
@@ -82,6 +83,8 @@ export interface VerifiedAccessToken {
   clientId: string;
   /** ms since the epoch. */
   expiresAt: number;
+  /** The thumbprint of the DPoP key the token is bound to (`cnf.jkt`), if it is. */
+  boundKey?: string;
 }
 
 interface StoredKeys {
@@ -169,8 +172,9 @@ export class OAuthServer implements ProtectedResource {
         devInteractions: { enabled: false },
         registration: { enabled: registration.enabled !== false },
         revocation: { enabled: true },
-        // Not offered: /mcp checks Bearer tokens and no DPoP proof, so a DPoP-bound token would be refused there.
-        dPoP: { enabled: false },
+        // DPoP-bound tokens for the clients that send a proof (RFC 9449); /mcp checks their proofs (gateway/dpop-proof).
+        // No nonces: a nonce secret would have to be shared by every replica, and the proof's jti is used once anyway.
+        dPoP: { enabled: true, allowReplay: false },
         clientIdMetadataDocument: { enabled: options.clientMetadataDocuments !== false, ack: 'draft-02' },
         resourceIndicators: {
           enabled: true,
@@ -244,7 +248,11 @@ export class OAuthServer implements ProtectedResource {
     const user = await this.#registry.users.find({ id: found.accountId });
     if (user === undefined) return undefined;
     const scopes = (found.scope ?? '').split(' ').filter((scope) => scope !== '');
-    return { user, scopes, clientId: found.clientId, expiresAt: found.exp * 1000 };
+    return { user, scopes, clientId: found.clientId, expiresAt: found.exp * 1000, ...(typeof found.jkt === 'string' ? { boundKey: found.jkt } : {}) };
+  }
+
+  claimProof(key: string, expiresInS: number): Promise<boolean> {
+    return this.#registry.oauthServer.claimOnce(DPOP_PROOF_RECORD, key, expiresInS);
   }
 
   /** Closes the metadata-document fetch's connections. */

@@ -45,6 +45,8 @@ declare module 'oidc-provider' {
     scope?: string;
     exp?: number;
     grantId?: string;
+    /** The thumbprint of the DPoP key a bound token is bound to. */
+    jkt?: string;
     isExpired: boolean;
   }
 

@@ -3,11 +3,13 @@
  * config file): a small real authorization server on a socket publishes its discovery document and
  * JWKS and signs JWTs with `jose`; the gateway accepts those for the registry user the `sub` names,
  * with their scopes, and refuses a wrong audience or issuer, an expired token, a key not in the JWKS,
- * and a user it does not know. Its own authorization endpoints are gone; static tokens still work.
+ * and a user it does not know; a token with `cnf.jkt` only with a DPoP proof of that key. Its own
+ * authorization endpoints are gone; static tokens still work.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SignJWT, exportJWK, generateKeyPair, type CryptoKey } from 'jose';
+import { createHash, randomUUID } from 'node:crypto';
+import { SignJWT, calculateJwkThumbprint, exportJWK, generateKeyPair, type CryptoKey } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { normalizeConfig } from '../../../src/config/normalize-config.js';
 import { startTestGateway, type TestGateway } from '../../helpers/gateway.js';
@@ -40,8 +42,8 @@ afterAll(async () => {
   await new Promise<void>((resolve) => issuerServer?.close(() => resolve()));
 });
 
-function token(claims: { sub?: string; aud?: string; iss?: string; scope?: string; expiresIn?: string | number; key?: CryptoKey } = {}): Promise<string> {
-  return new SignJWT({ scope: claims.scope ?? 'mcp' })
+function token(claims: { sub?: string; aud?: string; iss?: string; scope?: string; expiresIn?: string | number; key?: CryptoKey; jkt?: string } = {}): Promise<string> {
+  return new SignJWT({ scope: claims.scope ?? 'mcp', ...(claims.jkt === undefined ? {} : { cnf: { jkt: claims.jkt } }) })
     .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
     .setSubject(claims.sub ?? 'alice')
     .setIssuer(claims.iss ?? issuer)
@@ -74,6 +76,26 @@ describe('an external authorization server', () => {
     const reader = await token({ scope: 'mcp:read' });
     expect((await mcp(reader, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'x', arguments: {} } })).status).toBe(403);
     expect((await gateway.api('/api/me', { token: alice.token })).status).toBe(200);
+  });
+
+  test('a JWT with cnf.jkt is DPoP-bound: refused as Bearer, served with a proof of that key, a proof used once', async () => {
+    const holder = await generateKeyPair('ES256');
+    const jwk = await exportJWK(holder.publicKey);
+    const bound = await token({ jkt: await calculateJwkThumbprint(jwk) });
+    const url = `${gateway.url}/api/me`;
+    const proof = () =>
+      new SignJWT({ htm: 'GET', htu: url, iat: Math.floor(Date.now() / 1000), jti: randomUUID(), ath: createHash('sha256').update(bound).digest('base64url') })
+        .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk })
+        .sign(holder.privateKey);
+    const asBearer = await gateway.api('/api/me', { token: bound });
+    expect(asBearer.status).toBe(401);
+    expect(asBearer.headers.get('www-authenticate')).toMatch(/^DPoP error="invalid_token".*Bearer resource_metadata=/);
+    const once = await proof();
+    const get = (dpop: string) => fetch(url, { headers: { authorization: `DPoP ${bound}`, dpop } });
+    const served = await get(once);
+    expect(await served.json()).toMatchObject({ user: { name: 'alice' } });
+    expect((await get(once)).status).toBe(401);
+    expect((await get(await proof())).status).toBe(200);
   });
 
   test.each([

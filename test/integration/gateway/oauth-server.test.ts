@@ -71,8 +71,8 @@ describe('discovery', () => {
     for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {
       const metadata = (await (await fetch(`${base}${path}`)).json()) as Record<string, unknown>;
       expect(metadata).toMatchObject({ issuer: base, authorization_endpoint: `${base}/oauth/authorize`, token_endpoint: `${base}/oauth/token`, registration_endpoint: `${base}/oauth/register`, code_challenge_methods_supported: ['S256'], response_types_supported: ['code'] });
-      // /mcp verifies no DPoP proof, so DPoP-bound tokens are not offered (a DPoP client would be refused there).
-      expect(metadata).not.toHaveProperty('dpop_signing_alg_values_supported');
+      // DPoP-bound tokens for the clients that ask (/mcp checks their proofs: oauth-dpop-resource.test.ts).
+      expect(metadata.dpop_signing_alg_values_supported).toEqual(expect.arrayContaining(['ES256']));
     }
   });
 
