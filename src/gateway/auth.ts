@@ -76,19 +76,21 @@ export async function authenticateCaller(registry: ServerRegistry, request: Requ
   const { token } = presented;
   const cached = options.cache?.lookup(token);
   if (cached !== undefined) {
-    await checkBinding(request, presented, cached.boundKey, options.oauth);
+    const proof = checkBinding(request, presented, cached.boundKey, options.oauth);
+    if (proof !== undefined) await proof;
     return cached;
   }
   // With the token's expiry, so the cache never outlives it.
   const verified = await registry.tokens.verifyWithExpiry(token);
   if (verified !== undefined) {
-    await checkBinding(request, presented, undefined, options.oauth);
+    checkBinding(request, presented, undefined, options.oauth); // no key: refuses DPoP at once, returns nothing
     options.cache?.set(token, verified.user, Date.now(), verified.expiresAt);
     return { user: verified.user, scopes: undefined };
   }
   const oauth = await options.oauth?.verify(token);
   if (oauth !== undefined) {
-    await checkBinding(request, presented, oauth.boundKey, options.oauth);
+    const proof = checkBinding(request, presented, oauth.boundKey, options.oauth);
+    if (proof !== undefined) await proof;
     options.cache?.set(token, oauth.user, Date.now(), oauth.expiresAt, oauth.scopes, oauth.boundKey);
     return { user: oauth.user, scopes: oauth.scopes };
   }
@@ -97,14 +99,18 @@ export async function authenticateCaller(registry: ServerRegistry, request: Requ
   }
 }
 
-/** A DPoP-bound token only with `DPoP` and a proof of its key; any other token only as `Bearer` (RFC 9449 §7.1). */
-async function checkBinding(request: Request, presented: PresentedToken, boundKey: string | undefined, oauth: AccessTokenVerifier | undefined): Promise<void> {
+/**
+ * A DPoP-bound token only with `DPoP` and a proof of its key; any other token only as `Bearer` (RFC 9449 §7.1).
+ * Throws at once, or returns the proof's check to wait for; undefined (no promise on the common path) when
+ * there is nothing to check.
+ */
+function checkBinding(request: Request, presented: PresentedToken, boundKey: string | undefined, oauth: AccessTokenVerifier | undefined): Promise<void> | undefined {
   if (boundKey === undefined) {
     if (presented.scheme === 'dpop') throw proofError('invalid_token', 'this token is not DPoP-bound', 'send it as Authorization: Bearer <token>');
-    return;
+    return undefined;
   }
   if (presented.scheme !== 'dpop' || oauth === undefined) throw proofError('invalid_token', 'this access token is bound to a DPoP key and was sent as a Bearer token');
-  await checkDpopProof({
+  return checkDpopProof({
     proof: request.headers.get('dpop'),
     method: request.method,
     url: new URL(new URL(request.url).pathname, oauth.resource).href,
