@@ -113,7 +113,8 @@ function checkBinding(request: Request, presented: PresentedToken, boundKey: str
   return checkDpopProof({
     proof: request.headers.get('dpop'),
     method: request.method,
-    url: new URL(new URL(request.url).pathname, oauth.resource).href,
+    // The public origin and this request's path (a path like `//host/…` must not name another origin).
+    url: `${new URL(oauth.resource).origin}${new URL(request.url).pathname}`,
     accessToken: presented.token,
     boundKey,
     claim: (key, expiresInS) => oauth.claimProof(key, expiresInS),

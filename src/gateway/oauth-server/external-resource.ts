@@ -15,6 +15,7 @@ import { ErrorCode, SwitchboardError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { RegistryUser, ServerRegistry } from '../../registry/index.js';
 import { DPOP_PROOF_RECORD } from './dpop-proof.js';
+import { RecordSweeper } from './record-sweeper.js';
 import { bearerChallenge, resourceMetadata, type ProtectedResource } from './protected-resource.js';
 
 /** Algorithms accepted unless configured (no `none`, no HMAC: the gateway holds no shared secret). */
@@ -28,6 +29,8 @@ export class ExternalResource implements ProtectedResource {
   readonly #keys: ReturnType<typeof createRemoteJWKSet>;
   readonly #registry: ServerRegistry;
   readonly #logger: Logger;
+  /** Used DPoP proofs are records too: they expire and are swept. */
+  readonly #sweeper: RecordSweeper;
 
   private constructor(resource: string, config: ExternalAuthorizationConfig, jwksUri: string, registry: ServerRegistry, logger: Logger) {
     this.resource = resource;
@@ -36,6 +39,7 @@ export class ExternalResource implements ProtectedResource {
     this.#keys = createRemoteJWKSet(new URL(jwksUri), { timeoutDuration: 5_000, cooldownDuration: 30_000 });
     this.#registry = registry;
     this.#logger = logger;
+    this.#sweeper = new RecordSweeper(registry.oauthServer, logger);
   }
 
   /** Resolves the JWKS (from the config, else the issuer's discovery document). */
@@ -79,7 +83,7 @@ export class ExternalResource implements ProtectedResource {
   }
 
   close(): Promise<void> {
-    return Promise.resolve();
+    return this.#sweeper.close();
   }
 }
 

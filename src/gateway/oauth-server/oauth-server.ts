@@ -28,6 +28,7 @@ import { MCP_SCOPES } from './mcp-scope-names.js';
 import { builtInClients, CLI_CLIENT_ID, CLI_CLIENT_METADATA } from './preregistered-clients.js';
 import { IdentityProviderLogin, type IdentityProviderOptions } from './identity-provider.js';
 import { DPOP_PROOF_RECORD } from './dpop-proof.js';
+import { RecordSweeper } from './record-sweeper.js';
 import { bearerChallenge, resourceMetadata, resourceMetadataUrl, type ProtectedResource } from './protected-resource.js';
 
 export { MCP_SCOPES } from './mcp-scope-names.js';
@@ -102,15 +103,17 @@ export class OAuthServer implements ProtectedResource {
   readonly identityProvider: IdentityProviderLogin | undefined;
   readonly #registry: ServerRegistry;
   readonly #fetch: PinnedFetch;
+  readonly #sweeper: RecordSweeper;
   readonly #callback: (req: IncomingMessage, res: ServerResponse) => void;
 
-  private constructor(issuer: string, provider: Provider, registry: ServerRegistry, fetch: PinnedFetch, identityProvider: IdentityProviderLogin | undefined) {
+  private constructor(issuer: string, provider: Provider, registry: ServerRegistry, fetch: PinnedFetch, identityProvider: IdentityProviderLogin | undefined, logger: Logger) {
     this.issuer = issuer;
     this.identityProvider = identityProvider;
     this.resource = `${issuer}/mcp`;
     this.provider = provider;
     this.#registry = registry;
     this.#fetch = fetch;
+    this.#sweeper = new RecordSweeper(registry.oauthServer, logger);
     this.#callback = provider.callback();
   }
 
@@ -209,7 +212,7 @@ export class OAuthServer implements ProtectedResource {
     });
     provider.on('server_error', (_ctx: unknown, error: unknown) => options.logger.error('the OAuth server failed', { error: error instanceof Error ? error.message : String(error) }));
     const identityProvider = options.identityProvider === undefined ? undefined : new IdentityProviderLogin(options.identityProvider, `${issuer}${IDP_CALLBACK_PATH}`, registry, options.logger);
-    return new OAuthServer(issuer, provider, registry, fetch, identityProvider);
+    return new OAuthServer(issuer, provider, registry, fetch, identityProvider, options.logger);
   }
 
   /** Serves an authorization-server request (the Node request and response of the gateway's HTTP server). */
@@ -255,8 +258,9 @@ export class OAuthServer implements ProtectedResource {
     return this.#registry.oauthServer.claimOnce(DPOP_PROOF_RECORD, key, expiresInS);
   }
 
-  /** Closes the metadata-document fetch's connections. */
+  /** Stops the expired-record sweep; closes the metadata-document fetch's connections. */
   async close(): Promise<void> {
+    await this.#sweeper.close();
     await this.#fetch.close();
   }
 }
