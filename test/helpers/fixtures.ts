@@ -3,12 +3,14 @@
  * servers started on loopback for a test.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { connect } from 'node:net';
 import { resolve } from 'node:path';
 import { normalizeConfig } from '../../src/config/normalize-config.js';
 import type { ServerSpec } from '../../src/config/server-spec.js';
+import { freePort } from './free-port.js';
 import { waitFor } from './processes.js';
+
+export { freePort };
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const FIXTURES = resolve(ROOT, 'test/fixtures/servers');
@@ -35,19 +37,6 @@ export function specOf(name: string, entry: Record<string, unknown>): ServerSpec
 /** A spec for the fault server in `mode`. */
 export function faultSpec(name: string, mode: string, extra: Record<string, unknown> = {}): ServerSpec {
   return specOf(name, { command: process.execPath, args: [FAULT_SERVER, '--mode', mode], ...extra });
-}
-
-/** A free TCP port on 127.0.0.1 (for servers that cannot listen on port 0 and report it). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolvePort(port));
-    });
-  });
 }
 
 /** A real server process listening on loopback for the duration of a test. */
