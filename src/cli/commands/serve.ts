@@ -186,7 +186,8 @@ function banner(input: BannerInput): string {
   } else if (admin?.source === 'none') {
     lines.push(`  admin token    not found in ${tokenFile}; make one: switchboard token create --user ${admin.user.name} > ${TOKEN_FILE}`);
   }
-  if (showToken) lines.push(`  dashboard      ${url}/#token=${token ?? ''}`);
+  // Encoded: a chosen token may hold `+ / =` (base64), and the page decodes the fragment (`+` is a space).
+  if (showToken) lines.push(`  dashboard      ${url}/#token=${encodeURIComponent(token ?? '')}`);
   else lines.push(`  dashboard      ${url}/#token=<token>`);
   lines.push(
     '',

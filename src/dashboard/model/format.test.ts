@@ -16,5 +16,9 @@ describe('tokenFromFragment', () => {
     expect(tokenFromFragment('#x=1&token=sb%2Fx')).toBe('sb/x');
     expect(tokenFromFragment('#/servers')).toBeUndefined();
     expect(tokenFromFragment('#token=')).toBeUndefined();
+    // A chosen token in base64: `+` reads as a space unless the link encodes it (as `switchboard serve` does).
+    const chosen = 'Ab+cD/ef==';
+    expect(tokenFromFragment(`#token=${chosen}`)).not.toBe(chosen);
+    expect(tokenFromFragment(`#token=${encodeURIComponent(chosen)}`)).toBe(chosen);
   });
 });
