@@ -15,6 +15,7 @@ import { createCliLogger, resolveLogLevel } from './cli-logger.js';
 import { identityProviderFlagsOf, type IdpFlagValues } from './idp-flags.js';
 import { style, writeDiagnostic } from './output.js';
 import { REGISTRY_COMMANDS } from './registry-commands.js';
+import { restoreTypedValues } from './restore-typed-values.js';
 import { reportError } from './report-error.js';
 
 interface GlobalFlags {
@@ -267,6 +268,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   try {
     checkShortOptions(argv);
     cli.parse(['node', 'switchboard', ...argv], { run: false });
+    restoreTypedValues(cli.options, argv);
     if (cli.matchedCommand === undefined) {
       if (cli.options.help === true || cli.options.version === true) return ExitCode.Ok;
       if (cli.args.length > 0) throw new CliExit(ExitCode.Usage, `unknown command "${cli.args[0]}"; run switchboard --help`);
