@@ -21,9 +21,9 @@ interface Run {
 }
 
 /** Runs the CLI; `onStderr` sees stderr as it arrives (to act on a printed URL). */
-function runCli(args: string[], env: Record<string, string>, onStderr?: (text: string) => void): Promise<Run> {
+function runCli(args: string[], env: Record<string, string>, onStderr?: (text: string) => void, cwd?: string): Promise<Run> {
   return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'], ...(cwd === undefined ? {} : { cwd }) });
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
@@ -150,7 +150,8 @@ test('login --user keeps the tokens in that user\'s registry secrets (encrypted)
   for (const secret of fixture.secrets()) expect(dump.includes(secret)).toBe(false);
   await expect(stat(join(directory, 'home', 'oauth'))).rejects.toMatchObject({ code: 'ENOENT' });
 
-  const logout = await runCli(['logout', 'remote', '--user', 'alice', '--db', db, '--config', config], env);
+  // Without --config, the config file `serve` would read here (its servers are alice's too).
+  const logout = await runCli(['logout', 'remote', '--user', 'alice', '--db', db], env, undefined, directory);
   expect(logout.code, logout.stderr).toBe(0);
   expect(logout.stdout).toContain('forgot the OAuth tokens of "remote" for user "alice"');
   const after = await openRegistry();

@@ -5,8 +5,9 @@
  * and a loopback server on 127.0.0.1 receives the redirect; the tokens are stored encrypted
  * (`.switchboard/oauth/`) for every later command. `switchboard logout SERVER` forgets them.
  * With `--user U`, the server is one user U has in the registry (their own, a shared one, or one of
- * `--config`), and the tokens go to U's encrypted secrets in the registry, where the gateway's
- * client of U uses them; a tenant's server is reached under their address policy.
+ * the config file `serve` reads: `--config`, $SWITCHBOARD_CONFIG or one found here), and the tokens
+ * go to U's encrypted secrets in the registry, where the gateway's client of U uses them; a tenant's
+ * server is reached under their address policy.
  */
 
 import { FileOAuthTokenStore } from '../../auth/file-oauth-token-store.js';
@@ -129,8 +130,8 @@ async function loginTarget(options: { server: string; config?: string; logger: L
     const { userLoginTarget } = await import('../../registry/user-login-target.js');
     const user = await registry.users.get(options.user);
     const userConfig = await registry.configForUser({ id: user.id });
-    // The gateway gives every user the servers of its --config too (a registry server of the same name wins).
-    const found = userConfig.config.servers.find((server) => server.name === options.server) ?? (options.config === undefined ? undefined : await configSpec(options.server, options));
+    // The gateway gives every user the servers of its config file too (a registry server of the same name wins).
+    const found = userConfig.config.servers.find((server) => server.name === options.server) ?? (await gatewayConfigSpec(options.server, options));
     if (found === undefined) throw usageError(`user "${options.user}" has no server "${options.server}" (see: switchboard servers list --user ${options.user})`);
     const spec = remoteOnly(found, options.server);
     const target = await userLoginTarget(registry, user, userConfig, spec, options.logger);
@@ -154,6 +155,21 @@ async function configSpec(name: string, options: { config?: string; logger: Logg
   const spec = config.servers[0];
   if (spec === undefined) throw usageError(`unknown server "${name}"`);
   return spec;
+}
+
+/**
+ * The server `name` of the config file `switchboard serve` would read here — `--config`, else
+ * $SWITCHBOARD_CONFIG, else one found in the working directory — or undefined (no such file or server).
+ */
+async function gatewayConfigSpec(name: string, options: { config?: string; logger: Logger }) {
+  const explicit = options.config ?? process.env.SWITCHBOARD_CONFIG;
+  if (explicit === undefined || explicit === '') {
+    const { findConfigFile } = await import('../../config/load-config.js');
+    const found = await findConfigFile(undefined, process.cwd()).catch(() => undefined);
+    if (found === undefined) return undefined;
+  }
+  const { config } = await loadConfigForCli({ ...(options.config === undefined ? {} : { config: options.config }), logger: options.logger });
+  return config.servers.find((server) => server.name === name);
 }
 
 function remoteOnly(spec: Awaited<ReturnType<typeof configSpec>>, name: string): HttpServerSpec {
