@@ -11,6 +11,7 @@
 import { ErrorCode, SwitchboardError } from '../errors.js';
 import type { RegistryUser, ServerRegistry } from '../registry/index.js';
 import { checkDpopProof, proofError } from './oauth-server/dpop-proof.js';
+import { HOP_HEADER } from './replica-hop.js';
 import type { TokenCache } from './token-cache.js';
 
 /** The token of a request's `Authorization` (`Bearer` or, for a DPoP-bound token, `DPoP`), with its scheme. */
@@ -110,6 +111,9 @@ function checkBinding(request: Request, presented: PresentedToken, boundKey: str
     return undefined;
   }
   if (presented.scheme !== 'dpop' || oauth === undefined) throw proofError('invalid_token', 'this access token is bound to a DPoP key and was sent as a Bearer token');
+  // A retry another replica forwarded here (issue 20): that replica checked the proof and used it up. /mcp
+  // refuses the request before anything else unless its hop header verifies for exactly this request and user.
+  if (request.headers.has(HOP_HEADER) && isMcpPath(new URL(request.url).pathname)) return undefined;
   return checkDpopProof({
     proof: request.headers.get('dpop'),
     method: request.method,
@@ -119,4 +123,9 @@ function checkBinding(request: Request, presented: PresentedToken, boundKey: str
     boundKey,
     claim: (key, expiresInS) => oauth.claimProof(key, expiresInS),
   });
+}
+
+/** The paths served by the MCP endpoint, which checks a hop header first (mcp-hop `refuseBadHop`). */
+function isMcpPath(path: string): boolean {
+  return path === '/mcp' || /^\/mcp\/e\/[^/]+$/.test(path);
 }

@@ -3,19 +3,22 @@
  * key of the proof sent to its token endpoint, and /mcp then accepts that token only as
  * `Authorization: DPoP` with a fresh proof of the same key — each way of getting the proof wrong is
  * refused with the RFC's error in a DPoP challenge, a proof is used once (also across two gateways
- * on one registry, SQLite or PostgreSQL), and neither the fast path's token memo nor a Bearer header gets around it.
+ * on one registry, SQLite or PostgreSQL) — a retry one replica forwards to the replica holding its call
+ * is taken there on the strength of the signed hop, which a forged one is not — and neither the fast path's token memo nor a Bearer header gets around it.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { HOP_HEADER } from '../../../src/gateway/replica-hop.js';
 import { startGateway, type RunningGateway } from '../../../src/gateway/serve.js';
 import { noopLogger } from '../../../src/logger.js';
 import { startTestGateway, type TestGateway } from '../../helpers/gateway.js';
-import { KITCHEN_SINK } from '../../helpers/fixtures.js';
+import { FIXTURES, KITCHEN_SINK } from '../../helpers/fixtures.js';
 import { authorize, pkcePair, registerClient } from '../../helpers/oauth-flow.js';
 import { backendsToTest, createTestDatabase, type TestDatabase } from '../../helpers/registry-backends.js';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
+const ASKING_SERVER = `${FIXTURES}/asking-server.mjs`;
 let gateway: TestGateway;
 let base: string;
 let resource: string;
@@ -70,7 +73,7 @@ for (const { kind, skip } of await backendsToTest()) {
 
     beforeAll(async () => {
       database = await createTestDatabase(kind);
-      gateway = await startTestGateway({ db: database.db, servers: { sink: { command: process.execPath, args: [KITCHEN_SINK] } } });
+      gateway = await startTestGateway({ db: database.db, servers: { sink: { command: process.execPath, args: [KITCHEN_SINK] }, asking: { command: process.execPath, args: [ASKING_SERVER] } } });
       base = gateway.url;
       resource = `${base}/mcp`;
       alice = await gateway.addUser('alice');
@@ -145,6 +148,42 @@ for (const { kind, skip } of await backendsToTest()) {
       } finally {
         await replica?.close({ deadlineMs: 0 });
       }
+    });
+
+    test('a retry sent to another replica is forwarded to the one holding the call, which takes the token without a second proof', async () => {
+      const key = await proofKey();
+      const { access } = await boundTokens(key);
+      let replica: RunningGateway | undefined;
+      const ask = async (url: string, extra: Record<string, unknown>): Promise<Record<string, unknown>> => {
+        const answer = await fetch(url, {
+          method: 'POST',
+          headers: { authorization: `DPoP ${access}`, dpop: await proof(key, 'POST', resource, access), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'asking__ask_name' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'asking__ask_name', arguments: {}, _meta: { ...meta, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } }, ...extra } }),
+          signal: AbortSignal.timeout(15_000),
+        });
+        return (await answer.json()) as Record<string, unknown>;
+      };
+      try {
+        replica = await startGateway({ registry: gateway.registry, port: 0, logger: noopLogger, oauth: { issuer: base } });
+        const asked = await ask(resource, {});
+        const state = (asked.result as { requestState?: unknown } | undefined)?.requestState;
+        expect(typeof state, JSON.stringify(asked)).toBe('string');
+        // The replica checks (and uses up) the proof, then hands the request on with its signed hop.
+        const done = await ask(`${replica.url}/mcp`, { requestState: state, inputResponses: { q1: { action: 'accept', content: { name: 'Ada' } } } });
+        expect(JSON.stringify(done)).toContain('hello Ada');
+      } finally {
+        await replica?.close({ deadlineMs: 0 });
+      }
+    });
+
+    test('a hop header does not stand in for the proof: forged, on /mcp, it is refused', async () => {
+      const key = await proofKey();
+      const { access } = await boundTokens(key);
+      const forged = await post(resource, { authorization: `DPoP ${access}`, [HOP_HEADER]: 'v1.1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' });
+      expect(forged.status).toBe(403);
+      expect(await forged.text()).toMatch(/hop header that is not signed by this cluster/);
+      const elsewhere = await fetch(`${base}/api/me`, { headers: { authorization: `DPoP ${access}`, [HOP_HEADER]: 'v1.1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' } });
+      expect(elsewhere.status).toBe(401);
     });
 
     test('once verified and remembered, the token still needs a proof: a Bearer request on the same connection is refused', async () => {
