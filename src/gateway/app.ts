@@ -41,7 +41,7 @@ import { registerNamedMcpRoute } from './routes/mcp-named.js';
 import { registerMetricsRoute } from './routes/metrics.js';
 import { registerClusterRoute } from './routes/api-cluster.js';
 import { registerOAuthRoutes } from './oauth-server/oauth-routes.js';
-import { dpopChallenge, dpopErrorOf } from './oauth-server/dpop-proof.js';
+import { dpopChallenge, dpopErrorOf } from './dpop-proof.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 

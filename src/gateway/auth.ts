@@ -5,12 +5,12 @@
  * `/mcp`, `/api` and `/metrics` request needs one, loopback included: a local web page or process
  * is not trusted for being local (the MCP Inspector RCE, CVE-2025-49596, was exactly that).
  * An OAuth access token bound to a DPoP key comes as `Authorization: DPoP <token>` with a proof of
- * that key on every request (see ./oauth-server/dpop-proof), never as a Bearer token.
+ * that key on every request (see ./dpop-proof), never as a Bearer token.
  */
 
 import { ErrorCode, SwitchboardError } from '../errors.js';
 import type { RegistryUser, ServerRegistry } from '../registry/index.js';
-import { checkDpopProof, proofError } from './oauth-server/dpop-proof.js';
+import { checkDpopProof, proofError } from './dpop-proof.js';
 import { HOP_HEADER } from './replica-hop.js';
 import type { TokenCache } from './token-cache.js';
 

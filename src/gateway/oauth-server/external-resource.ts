@@ -14,7 +14,7 @@ import type { ExternalAuthorizationConfig } from '../../config/server-spec.js';
 import { ErrorCode, SwitchboardError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { RegistryUser, ServerRegistry } from '../../registry/index.js';
-import { DPOP_PROOF_RECORD } from './dpop-proof.js';
+import { DPOP_PROOF_RECORD } from '../dpop-proof.js';
 import { RecordSweeper } from './record-sweeper.js';
 import { bearerChallenge, resourceMetadata, type ProtectedResource } from './protected-resource.js';
 

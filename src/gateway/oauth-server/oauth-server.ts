@@ -27,7 +27,7 @@ import { checkRedirectUris, type RedirectPolicy } from './redirect-policy.js';
 import { MCP_SCOPES } from './mcp-scope-names.js';
 import { builtInClients, CLI_CLIENT_ID, CLI_CLIENT_METADATA } from './preregistered-clients.js';
 import { IdentityProviderLogin, type IdentityProviderOptions } from './identity-provider.js';
-import { DPOP_PROOF_RECORD } from './dpop-proof.js';
+import { DPOP_PROOF_RECORD } from '../dpop-proof.js';
 import { RecordSweeper } from './record-sweeper.js';
 import { bearerChallenge, resourceMetadata, resourceMetadataUrl, type ProtectedResource } from './protected-resource.js';
 

@@ -1,5 +1,5 @@
 /**
- * @module gateway/oauth-server/dpop-proof
+ * @module gateway/dpop-proof
  * The resource-server side of DPoP (RFC 9449 §7): a request that presents a DPoP-bound access token
  * (`Authorization: DPoP <token>`) carries in its `DPoP` header a fresh proof, a JWT signed by the key
  * the token is bound to. Checked here: the JWS and its embedded public key (`typ` `dpop+jwt`, an
@@ -11,7 +11,7 @@
 
 import { hash } from 'node:crypto';
 import { calculateJwkThumbprint, EmbeddedJWK, jwtVerify, type JWTPayload } from 'jose';
-import { ErrorCode, SwitchboardError } from '../../errors.js';
+import { ErrorCode, SwitchboardError } from '../errors.js';
 
 /** Algorithms of the proofs accepted (as the gateway's authorization server offers them). */
 export const DPOP_ALGORITHMS = ['ES256', 'EdDSA', 'Ed25519'] as const;
