@@ -111,8 +111,9 @@ function checkBinding(request: Request, presented: PresentedToken, boundKey: str
     return undefined;
   }
   if (presented.scheme !== 'dpop' || oauth === undefined) throw proofError('invalid_token', 'this access token is bound to a DPoP key and was sent as a Bearer token');
-  // A retry another replica forwarded here (issue 20): that replica checked the proof and used it up. /mcp
-  // refuses the request before anything else unless its hop header verifies for exactly this request and user.
+  // A retry another replica forwarded here (issue 20): that replica checked the proof and used it up. The
+  // MCP routes refuse the request before anything of the user is looked at unless its hop header verifies
+  // for exactly this request and user (routes/mcp serveMcp).
   if (request.headers.has(HOP_HEADER) && isMcpPath(new URL(request.url).pathname)) return undefined;
   return checkDpopProof({
     proof: request.headers.get('dpop'),
@@ -125,7 +126,7 @@ function checkBinding(request: Request, presented: PresentedToken, boundKey: str
   });
 }
 
-/** The paths served by the MCP endpoint, which checks a hop header first (mcp-hop `refuseBadHop`). */
+/** The paths of the MCP routes, which check a hop header first (routes/mcp `serveMcp`). */
 function isMcpPath(path: string): boolean {
   return path === '/mcp' || /^\/mcp\/e\/[^/]+$/.test(path);
 }

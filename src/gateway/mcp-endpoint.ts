@@ -32,7 +32,7 @@ import { sessionDigest } from './session-seal.js';
 import type { SessionIds } from './session-ids.js';
 import type { SessionStates } from './session-states.js';
 import type { UserSlots } from './user-slots.js';
-import { deliverInSession, forwardRetry, refuseBadHop, relayedMessageOf } from './mcp-hop.js';
+import { deliverInSession, forwardRetry, relayedMessageOf } from './mcp-hop.js';
 import type { ReplicaHop } from './replica-hop.js';
 
 /** Options of an {@link McpEndpoint}. */
@@ -176,8 +176,6 @@ export class McpEndpoint {
 
   async #handle(request: Request, user: RegistryUser, onEnd: ExchangeEndHook, parsedBody: { value: unknown } | undefined): Promise<Response> {
     if (this.#closing !== undefined) return mcpErrorResponse(new SwitchboardError(ErrorCode.Unavailable, 'the gateway is shutting down'));
-    const badHop = refuseBadHop(this.#options.hop, request, user, parsedBody);
-    if (badHop !== undefined) return badHop;
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId !== null) {
       let session = this.#sessions.get(sessionId);

@@ -6,19 +6,19 @@
  */
 
 import type { Gateway } from '../gateway.js';
-import { userOf, type GatewayApp } from '../gateway-app-types.js';
+import type { GatewayApp } from '../gateway-app-types.js';
 import { mcpErrorResponse } from '../http-error.js';
 import { serveMcp } from './mcp.js';
 
 /** Adds `/mcp/e/:name` (behind the auth middleware). */
 export function registerNamedMcpRoute(app: GatewayApp, gateway: Gateway): void {
-  app.on(['GET', 'POST', 'DELETE'], '/mcp/e/:name', async (c) => {
-    let endpoint;
-    try {
-      endpoint = gateway.access.namedEndpoint(userOf(c), c.req.param('name'));
-    } catch (error) {
-      return mcpErrorResponse(error);
-    }
-    return serveMcp(c, gateway, endpoint);
-  });
+  app.on(['GET', 'POST', 'DELETE'], '/mcp/e/:name', (c) =>
+    serveMcp(c, gateway, (user) => {
+      try {
+        return gateway.access.namedEndpoint(user, c.req.param('name'));
+      } catch (error) {
+        return mcpErrorResponse(error);
+      }
+    }),
+  );
 }

@@ -14,21 +14,28 @@ import { mcpErrorResponse } from '../http-error.js';
 import { takeReadBody } from '../fast-mcp-path.js';
 import { readJsonBody } from '../read-node-body.js';
 import { scopeNeededFor, scopesAllow } from '../oauth-server/mcp-scope.js';
+import { refuseBadHop } from '../mcp-hop.js';
+import type { RegistryUser } from '../../registry/index.js';
 
 /** Adds `/mcp` (behind the auth middleware). */
 export function registerMcpRoute(app: GatewayApp, gateway: Gateway): void {
-  app.on(['GET', 'POST', 'DELETE'], '/mcp', async (c) => {
-    const user = userOf(c);
-    if (!gateway.access.everythingAllowed(user)) {
+  app.on(['GET', 'POST', 'DELETE'], '/mcp', (c) =>
+    serveMcp(c, gateway, (user) => {
+      if (gateway.access.everythingAllowed(user)) return gateway.mcp;
       const names = gateway.access.endpointsOf(user).map((endpoint) => `/mcp/e/${endpoint.name}`);
       return mcpErrorResponse(new SwitchboardError(ErrorCode.Forbidden, 'the administrator turned /mcp off: use a named endpoint', { hint: names.length === 0 ? 'ask an administrator for an endpoint' : `yours: ${names.join(', ')}` }));
-    }
-    return serveMcp(c, gateway, gateway.mcp);
-  });
+    }),
+  );
 }
 
-/** Serves one MCP request of the authenticated user on `endpoint` (`/mcp` or a named one). */
-export async function serveMcp(c: GatewayContext, gateway: Gateway, endpoint: McpEndpoint): Promise<Response> {
+/**
+ * Serves one MCP request of the authenticated user on the endpoint `endpointOf` picks for them (`/mcp`
+ * or a named one), or answers its refusal. A request carrying the replica hop header is refused first
+ * unless the hop verifies: the auth middleware took a DPoP-bound token without a proof on the strength
+ * of that hop (auth.ts), so until it verifies nothing of the user — their endpoints, their scopes — is
+ * looked at or told.
+ */
+export async function serveMcp(c: GatewayContext, gateway: Gateway, endpointOf: (user: RegistryUser) => McpEndpoint | Response): Promise<Response> {
   {
     if (gateway.shuttingDown && c.req.header('mcp-session-id') === undefined) {
       return mcpErrorResponse(new SwitchboardError(ErrorCode.Unavailable, 'the gateway is shutting down'));
@@ -47,6 +54,11 @@ export async function serveMcp(c: GatewayContext, gateway: Gateway, endpoint: Mc
       if (body.kind === 'invalid') return c.json({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: Invalid JSON' }, id: null }, 400);
       parsedBody = { value: body.value };
     }
+    const user = userOf(c);
+    const badHop = refuseBadHop(gateway.hop, c.req.raw, user, parsedBody);
+    if (badHop !== undefined) return badHop;
+    const endpoint = endpointOf(user);
+    if (endpoint instanceof Response) return endpoint;
     const needed = scopeNeededFor(c.req.method, parsedBody);
     if (!scopesAllow(c.get('scopes'), needed)) {
       const refusal = mcpErrorResponse(new SwitchboardError(ErrorCode.Forbidden, `this access token lacks the scope "${needed}"`, { hint: 'authorize again with that scope' }));
@@ -54,7 +66,7 @@ export async function serveMcp(c: GatewayContext, gateway: Gateway, endpoint: Mc
       return refusal;
     }
     try {
-      return await endpoint.handle(c.req.raw, userOf(c), onEnd, parsedBody);
+      return await endpoint.handle(c.req.raw, user, onEnd, parsedBody);
     } catch (error) {
       gateway.logger.warn('an /mcp request failed', { requestId: c.get('requestId'), path: c.req.path, error: error instanceof Error ? error.message : String(error) });
       return mcpErrorResponse(error);

@@ -8,7 +8,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { HOP_HEADER } from '../../../src/gateway/replica-hop.js';
 import { startGateway, type RunningGateway } from '../../../src/gateway/serve.js';
 import { noopLogger } from '../../../src/logger.js';
@@ -43,9 +43,9 @@ function proof(key: ProofKey, htm: string, htu: string, accessToken: string | un
 }
 
 /** alice's tokens, bound to `key` by the proof sent with the code. */
-async function boundTokens(key: ProofKey): Promise<{ access: string; tokenType: unknown }> {
+async function boundTokens(key: ProofKey, scope = 'mcp'): Promise<{ access: string; tokenType: unknown }> {
   const pkce = pkcePair();
-  const outcome = await authorize(base, { response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, scope: 'mcp', state: 's', code_challenge: pkce.challenge, code_challenge_method: 'S256', resource }, { token: alice.token });
+  const outcome = await authorize(base, { response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, scope, state: 's', code_challenge: pkce.challenge, code_challenge_method: 'S256', resource }, { token: alice.token });
   if (outcome.kind !== 'redirect') throw new Error(`no redirect: ${outcome.status}`);
   const code = outcome.url.searchParams.get('code') ?? '';
   const response = await fetch(`${base}/oauth/token`, {
@@ -184,6 +184,40 @@ for (const { kind, skip } of await backendsToTest()) {
       expect(await forged.text()).toMatch(/hop header that is not signed by this cluster/);
       const elsewhere = await fetch(`${base}/api/me`, { headers: { authorization: `DPoP ${access}`, [HOP_HEADER]: 'v1.1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' } });
       expect(elsewhere.status).toBe(401);
+    });
+
+    test('a forged hop is refused before anything of the user is looked at: with /mcp off, no route names their endpoints or reads their scopes', async () => {
+      const key = await proofKey();
+      const { access } = await boundTokens(key);
+      const forgedHop = 'v1.1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+      // A list-only token calling a tool: the hop is refused, not the scope (which would tell what the token holds).
+      const listOnly = await boundTokens(key, 'mcp:read');
+      const scoped = await post(resource, { authorization: `DPoP ${listOnly.access}`, [HOP_HEADER]: forgedHop });
+      expect(scoped.status).toBe(403);
+      expect(await scoped.text()).toMatch(/hop header that is not signed by this cluster/);
+      const registry = gateway.registry;
+      await registry.access.putEndpoint('alice-private-reads', { servers: ['sink'], access: { users: ['alice'] } });
+      await registry.access.setEverythingEndpoint(false);
+      const mcpOff = async (off: boolean): Promise<void> => {
+        // The gateway follows the registry's switch through its change feed: wait (bounded) until it has.
+        await vi.waitFor(async () => expect(await (await post(resource, { authorization: `Bearer ${alice.token}` })).text()).toMatch(off ? /turned \/mcp off/ : /"text":"bound"/), { timeout: 15_000, interval: 50 });
+      };
+      try {
+        await mcpOff(true);
+        const forged = { authorization: `DPoP ${access}`, [HOP_HEADER]: forgedHop };
+        const requests: Array<[string, string]> = [['POST', resource], ['GET', resource], ['DELETE', resource], ['POST', `${base}/mcp/e/alice-private-reads`], ['POST', `${base}/mcp/e/no-such-endpoint`]];
+        for (const [method, url] of requests) {
+          const answer = method === 'POST' ? await post(url, forged) : await fetch(url, { method, headers: { accept: 'application/json, text/event-stream', 'mcp-session-id': 's1.x', ...forged }, signal: AbortSignal.timeout(10_000) });
+          const text = await answer.text();
+          expect(answer.status, `${method} ${url}: ${text}`).toBe(403);
+          expect(text, `${method} ${url}`).toMatch(/hop header that is not signed by this cluster/);
+          expect(text, `${method} ${url}`).not.toContain('alice-private-reads');
+        }
+      } finally {
+        await registry.access.setEverythingEndpoint(true);
+        await registry.access.removeEndpoint('alice-private-reads');
+        await mcpOff(false);
+      }
     });
 
     test('once verified and remembered, the token still needs a proof: a Bearer request on the same connection is refused', async () => {
