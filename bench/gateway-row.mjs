@@ -27,16 +27,17 @@ export function commandLine(argv = process.argv.slice(2)) {
 }
 
 /**
- * Starts a row: `tree` undefined for the floor, else the checkout whose `serve` runs (its files go to
- * `files`, a path prefix in a scratch directory). `nodeFlags` go before the script; `stdout` is the
- * child's stdout (`'ignore'` or `'pipe'`). Resolves the child, the MCP URL and the bearer token.
+ * Starts a row: `tree` undefined for the floor (`floorScript`, by default bench/floor-gateway.mjs), else
+ * the checkout whose `serve` runs (its files go to `files`, a path prefix in a scratch directory).
+ * `nodeFlags` go before the script; `stdout` is the child's stdout (`'ignore'` or `'pipe'`). Resolves
+ * the child, the MCP URL and the bearer token.
  */
-export async function startRow({ tree, files, nodeFlags = [], stdout = 'ignore' }) {
+export async function startRow({ tree, files, nodeFlags = [], stdout = 'ignore', floorScript = `${benchDir}floor-gateway.mjs` }) {
   const token = randomBytes(32).toString('hex');
   const port = await freePort();
   let child;
   if (tree === undefined) {
-    child = spawn(process.execPath, [...nodeFlags, `${benchDir}floor-gateway.mjs`, String(port), token, '--', ...echo], { env: serverEnv(), stdio: ['ignore', stdout, 'inherit'] });
+    child = spawn(process.execPath, [...nodeFlags, floorScript, String(port), token, '--', ...echo], { env: serverEnv(), stdio: ['ignore', stdout, 'inherit'] });
   } else {
     writeFileSync(`${files}.json`, JSON.stringify({ mcpServers: { echo: { command: echo[0], args: echo.slice(1), env: serverEnv() } } }));
     child = spawn(process.execPath, [...nodeFlags, join(resolve(tree), 'bin/switchboard.js'), 'serve', '--config', `${files}.json`, '--db', `${files}.db`, '--port', String(port), '--quiet'], {

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * p50 at one connection of built trees against the floor, paired (issue 17): `node
- * bench/p50-trees.mjs DIR… [--era 2025|2026] [--rounds N] [--lives L] [--connections C]`. Each life
+ * bench/p50-trees.mjs DIR… [--era 2025|2026] [--rounds N] [--lives L] [--connections C] [--floor FILE]`
+ * (`--floor`: another floor script, e.g. patched-tree.mjs's marked copy). Each life
  * starts the floor and one `switchboard serve` per tree (each in front of its own echo server), warms
  * them, then runs `rounds` rounds of one 1 s wrk window per row, in alternating order; every row is
  * stopped at the end of a life and started afresh for the next. Prints per row the median p50, the
@@ -14,7 +15,7 @@
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { median } from './case-stats.mjs';
 import { echoCallEnv, wrkEcho } from './echo-call.mjs';
 import { commandLine, startRow, stopRow } from './gateway-row.mjs';
@@ -22,19 +23,21 @@ import { CLK_TCK, cpuTicks } from './wrk-run.mjs';
 
 const { option, words: trees } = commandLine();
 if (trees.length === 0) {
-  process.stderr.write('usage: node bench/p50-trees.mjs DIR… [--era 2025|2026] [--rounds N] [--lives L] [--connections C]\n');
+  process.stderr.write('usage: node bench/p50-trees.mjs DIR… [--era 2025|2026] [--rounds N] [--lives L] [--connections C] [--floor FILE]\n');
   process.exit(2);
 }
 const era = option('--era', '2025');
 const rounds = Number(option('--rounds', '4'));
 const lives = Number(option('--lives', '4'));
+/** Another floor script (a copy of floor-gateway.mjs with stage marks, see patched-tree.mjs). */
+const floorScript = option('--floor', undefined);
 const connections = Number(option('--connections', '1'));
 const work = mkdtempSync(join(tmpdir(), 'sb-p50-trees-'));
 const running = [];
 
 /** Starts one row (the floor for `tree` undefined) and opens its session; `life` keeps each life's files apart. */
 async function start(tree, index, life) {
-  const { child, url, token } = await startRow({ tree, files: join(work, `${index}-${life}`) });
+  const { child, url, token } = await startRow({ tree, files: join(work, `${index}-${life}`), ...(floorScript === undefined ? {} : { floorScript: resolve(floorScript) }) });
   running.push(child);
   return { child, url, env: await echoCallEnv(url, token, era, 'p50') };
 }
