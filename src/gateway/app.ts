@@ -42,6 +42,7 @@ import { registerMetricsRoute } from './routes/metrics.js';
 import { registerClusterRoute } from './routes/api-cluster.js';
 import { registerOAuthRoutes } from './oauth-server/oauth-routes.js';
 import { dpopChallenge, dpopErrorOf } from './dpop-proof.js';
+import { FULL_SCOPE, scopesAllow } from './oauth-server/mcp-scope.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -123,6 +124,16 @@ export function createGatewayApp(gateway: Gateway): GatewayApp {
     if (c.req.path === '/api/events') return next();
     return requireToken()(c, next);
   });
+  // An OAuth token's scopes are about /mcp: `mcp:read` lists tools there and does nothing else, so the
+  // API and the metrics (the user's whole account) take only `mcp` (a static token has no scopes).
+  const requireFullScope: MiddlewareHandler<GatewayEnv> = async (c, next) => {
+    if (scopesAllow(c.get('scopes'), FULL_SCOPE)) return next();
+    const refusal = apiErrorResponse(new SwitchboardError(ErrorCode.Forbidden, `this access token lacks the scope "${FULL_SCOPE}": a list-only token lists tools on /mcp and does nothing else`, { hint: `authorize again with the scope "${FULL_SCOPE}"` }));
+    if (gateway.oauth !== undefined) refusal.headers.set('www-authenticate', gateway.oauth.challenge({ error: 'insufficient_scope', scope: FULL_SCOPE }));
+    return refusal;
+  };
+  app.use('/metrics', requireFullScope);
+  app.use('/api/*', requireFullScope);
   app.use('/api/*', async (c, next) => {
     if (gateway.shuttingDown) return apiErrorResponse(new SwitchboardError(ErrorCode.Unavailable, 'the gateway is shutting down'));
     c.header('cache-control', 'no-store');

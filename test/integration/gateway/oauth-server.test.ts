@@ -170,6 +170,22 @@ describe('tokens', () => {
     const call = await mcp(access, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'x', arguments: {} } });
     expect(call.status).toBe(403);
     expect(call.headers.get('www-authenticate')).toBe(`Bearer error="insufficient_scope", resource_metadata="${base}/.well-known/oauth-protected-resource/mcp", scope="mcp"`);
+    // Nor through the API or the metrics: the user approved listing tools on /mcp, not their account.
+    const refused: Array<[string, Parameters<typeof gateway.api>[1]]> = [
+      ['/api/tools/x/call', { method: 'POST', body: { arguments: {} } }],
+      ['/api/servers', { method: 'POST', body: { name: 'evil', command: 'true' } }],
+      ['/api/me', {}],
+      ['/api/events', {}],
+      ['/metrics', {}],
+    ];
+    for (const [path, options] of refused) {
+      const answer = await gateway.api(path, { ...options, token: access });
+      expect(answer.status, path).toBe(403);
+      expect(answer.headers.get('www-authenticate'), path).toContain('error="insufficient_scope"');
+      expect(await answer.text(), path).toMatch(/lacks the scope \\"mcp\\"/);
+    }
+    const { access: full } = await tokensFor('mcp');
+    expect((await gateway.api('/api/me', { token: full })).status).toBe(200);
   });
 
   test('refresh tokens rotate; reusing an old one revokes the grant (the new one stops too)', async () => {
