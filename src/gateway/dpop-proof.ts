@@ -57,7 +57,9 @@ export async function checkDpopProof(check: DpopProofCheck): Promise<void> {
   if (typeof payload.htu !== 'string' || withoutQuery(payload.htu) !== withoutQuery(check.url)) throw proofError('invalid_dpop_proof', `the DPoP proof's htu is not this request's URL (${withoutQuery(check.url)})`);
   if (payload.ath !== hash('sha256', check.accessToken, 'base64url')) throw proofError('invalid_dpop_proof', "the DPoP proof's ath is not the hash of this access token");
   if ((await calculateJwkThumbprint(jwk)) !== check.boundKey) throw proofError('invalid_token', 'the access token is bound to another DPoP key than the one that signed the proof');
-  if (!(await check.claim(`${check.boundKey}:${payload.jti}`, 2 * DPOP_PROOF_WINDOW_S))) throw proofError('invalid_dpop_proof', 'this DPoP proof was used already: make a new one (a new jti) for every request');
+  // Remembered until every replica's window for this proof has closed: iat + the window on a clock that
+  // agrees, one window more for a clock behind (a client clock ahead of ours gives a future iat).
+  if (!(await check.claim(`${check.boundKey}:${payload.jti}`, Math.max(0, payload.iat - now) + 2 * DPOP_PROOF_WINDOW_S))) throw proofError('invalid_dpop_proof', 'this DPoP proof was used already: make a new one (a new jti) for every request');
 }
 
 /** The `WWW-Authenticate` challenge of DPoP: the algorithms, and the error of a refused proof or token. */
