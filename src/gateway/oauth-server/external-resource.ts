@@ -75,7 +75,13 @@ export class ExternalResource implements ProtectedResource {
       this.#logger.warn('an external access token names no registry user', { claim, user: name });
       return undefined;
     }
-    return { user, scopes: scopesOf(payload), expiresAt: (payload.exp ?? 0) * 1000, ...boundKeyOf(payload) };
+    const binding = bindingOf(payload);
+    if (binding === undefined) {
+      // Taken as a bearer token, a token bound to a TLS certificate (RFC 8705) or anything else would work for whoever stole it.
+      this.#logger.info('an external access token was refused: it is bound in a way this gateway does not check (only cnf.jkt, DPoP)', { cnf: Object.keys(payload.cnf ?? {}) });
+      return undefined;
+    }
+    return { user, scopes: scopesOf(payload), expiresAt: (payload.exp ?? 0) * 1000, ...binding };
   }
 
   claimProof(key: string, expiresInS: number): Promise<boolean> {
@@ -87,11 +93,15 @@ export class ExternalResource implements ProtectedResource {
   }
 }
 
-/** A DPoP-bound token's `cnf.jkt` (RFC 9449 §6.1). */
-function boundKeyOf(payload: JWTPayload): { boundKey?: string } {
+/**
+ * A token's binding (RFC 7800 `cnf`): none (`{}`), a DPoP key's thumbprint (`cnf.jkt`, RFC 9449 §6.1), or
+ * undefined for a binding this gateway cannot check — such a token is refused, not served as a bearer one.
+ */
+function bindingOf(payload: JWTPayload): { boundKey?: string } | undefined {
   const confirmation = payload.cnf;
+  if (confirmation === undefined) return {};
   const jkt = confirmation !== null && typeof confirmation === 'object' ? (confirmation as { jkt?: unknown }).jkt : undefined;
-  return typeof jkt === 'string' && jkt !== '' ? { boundKey: jkt } : {};
+  return typeof jkt === 'string' && jkt !== '' ? { boundKey: jkt } : undefined;
 }
 
 /** `scope` (space-separated, RFC 9068) or `scp` (an array, as Entra ID sends). */

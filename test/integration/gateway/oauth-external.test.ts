@@ -42,8 +42,8 @@ afterAll(async () => {
   await new Promise<void>((resolve) => issuerServer?.close(() => resolve()));
 });
 
-function token(claims: { sub?: string; aud?: string; iss?: string; scope?: string; expiresIn?: string | number; key?: CryptoKey; jkt?: string } = {}): Promise<string> {
-  return new SignJWT({ scope: claims.scope ?? 'mcp', ...(claims.jkt === undefined ? {} : { cnf: { jkt: claims.jkt } }) })
+function token(claims: { sub?: string; aud?: string; iss?: string; scope?: string; expiresIn?: string | number; key?: CryptoKey; jkt?: string; cnf?: Record<string, unknown> } = {}): Promise<string> {
+  return new SignJWT({ scope: claims.scope ?? 'mcp', ...(claims.jkt === undefined ? {} : { cnf: { jkt: claims.jkt } }), ...(claims.cnf === undefined ? {} : { cnf: claims.cnf }) })
     .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
     .setSubject(claims.sub ?? 'alice')
     .setIssuer(claims.iss ?? issuer)
@@ -96,6 +96,16 @@ describe('an external authorization server', () => {
     expect(await served.json()).toMatchObject({ user: { name: 'alice' } });
     expect((await get(once)).status).toBe(401);
     expect((await get(await proof())).status).toBe(200);
+  });
+
+  test.each([
+    ['bound to a TLS client certificate (RFC 8705)', { 'x5t#S256': 'bwcK0esc3ACC3DB2Y5_lESsXE8o9ltc05O89jdN-dg2' }],
+    ['bound with an empty jkt', { jkt: '' }],
+    ['bound in a form this gateway does not know', { kid: 'some-key' }],
+  ])('a token %s is refused (401): a binding the gateway cannot check must not turn it into a bearer token', async (_name, cnf) => {
+    const bound = await token({ cnf });
+    expect((await gateway.api('/api/me', { token: bound })).status).toBe(401);
+    expect((await mcp(bound, initialize)).status).toBe(401);
   });
 
   test.each([
