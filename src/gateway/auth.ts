@@ -118,8 +118,9 @@ function checkBinding(request: Request, presented: PresentedToken, boundKey: str
   return checkDpopProof({
     proof: request.headers.get('dpop'),
     method: request.method,
-    // The public origin and this request's path (a path like `//host/…` must not name another origin).
-    url: `${new URL(oauth.resource).origin}${new URL(request.url).pathname}`,
+    // The public URL (with a proxy's path prefix, `https://host/gw`) and this request's path, joined as text
+    // (a path like `//host/…` must not name another origin).
+    url: `${publicBase(oauth.resource)}${new URL(request.url).pathname}`,
     accessToken: presented.token,
     boundKey,
     claim: (key, expiresInS) => oauth.claimProof(key, expiresInS),
@@ -129,4 +130,9 @@ function checkBinding(request: Request, presented: PresentedToken, boundKey: str
 /** The paths of the MCP routes, which check a hop header first (routes/mcp `serveMcp`). */
 function isMcpPath(path: string): boolean {
   return path === '/mcp' || /^\/mcp\/e\/[^/]+$/.test(path);
+}
+
+/** The gateway's public URL from its resource (`<public URL>/mcp`): origin and any path a proxy serves it under. */
+function publicBase(resource: string): string {
+  return resource.endsWith('/mcp') ? resource.slice(0, -'/mcp'.length) : new URL(resource).origin;
 }

@@ -98,6 +98,30 @@ describe('an external authorization server', () => {
     expect((await get(await proof())).status).toBe(200);
   });
 
+  test('behind a proxy that serves the gateway under a path (public URL https://gateway.example/gw), a proof names the public URL with that path', async () => {
+    const publicUrl = 'https://gateway.example/gw';
+    const proxied = await startTestGateway({ oauth: { external: { issuer }, issuer: publicUrl } });
+    try {
+      await proxied.addUser('alice');
+      const holder = await generateKeyPair('ES256');
+      const jwk = await exportJWK(holder.publicKey);
+      const bound = await token({ aud: `${publicUrl}/mcp`, jkt: await calculateJwkThumbprint(jwk) });
+      const proofFor = (htu: string) =>
+        new SignJWT({ htm: 'GET', htu, iat: Math.floor(Date.now() / 1000), jti: randomUUID(), ath: createHash('sha256').update(bound).digest('base64url') })
+          .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk })
+          .sign(holder.privateKey);
+      // The proxy took /gw off the path: the gateway sees /api/me, the client addressed /gw/api/me.
+      const get = async (htu: string) => fetch(`${proxied.url}/api/me`, { headers: { authorization: `DPoP ${bound}`, dpop: await proofFor(htu) } });
+      const served = await get(`${publicUrl}/api/me`);
+      expect(served.status, await served.clone().text()).toBe(200);
+      expect(await served.json()).toMatchObject({ user: { name: 'alice' } });
+      // The path the gateway saw, without the public one's, is not what the client addressed.
+      expect((await get('https://gateway.example/api/me')).status).toBe(401);
+    } finally {
+      await proxied.close();
+    }
+  });
+
   test.each([
     ['bound to a TLS client certificate (RFC 8705)', { 'x5t#S256': 'bwcK0esc3ACC3DB2Y5_lESsXE8o9ltc05O89jdN-dg2' }],
     ['bound with an empty jkt', { jkt: '' }],
