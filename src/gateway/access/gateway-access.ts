@@ -98,7 +98,7 @@ export class GatewayAccess {
   endpointFor(user: RegistryUser, name: string): EndpointRecord {
     const snapshot = this.state.current;
     const endpoint = snapshot.endpoints.get(name);
-    if (endpoint === undefined || !mayUseEndpoint(endpoint, user, snapshot.groups.get(user.id) ?? [])) {
+    if (endpoint === undefined || !mayUseEndpoint(endpoint, user, snapshot.groups.get(user.id) ?? [], snapshot.everythingEndpoint)) {
       throw new SwitchboardError(ErrorCode.NotFound, `there is no endpoint "${name.slice(0, 80)}" for you`, { hint: 'GET /api/endpoints lists the endpoints you may use' });
     }
     return endpoint;
@@ -107,7 +107,7 @@ export class GatewayAccess {
   /** The endpoints `user` may use, by name. */
   endpointsOf(user: RegistryUser): EndpointRecord[] {
     const snapshot = this.state.current;
-    return [...snapshot.endpoints.values()].filter((endpoint) => mayUseEndpoint(endpoint, user, snapshot.groups.get(user.id) ?? []));
+    return [...snapshot.endpoints.values()].filter((endpoint) => mayUseEndpoint(endpoint, user, snapshot.groups.get(user.id) ?? [], snapshot.everythingEndpoint));
   }
 
   /** The MCP endpoint serving `/mcp/e/NAME` for `user` (NOT_FOUND unless they may use it). */

@@ -46,9 +46,15 @@ export interface ToolGateContext {
   toolSearchDefault?: ToolSearchMode | undefined;
 }
 
-/** May `user` use `endpoint`? Admins, its owner, and the users and groups it names. */
-export function mayUseEndpoint(endpoint: EndpointRecord, user: RegistryUser, groups: readonly string[]): boolean {
-  if (user.isAdmin || endpoint.ownerId === user.id) return true;
+/**
+ * May `user` use `endpoint`? Admins always. A user's own endpoint only its owner, and only while `/mcp`
+ * is on for them (`everythingOn`): with it off, the administrator's endpoints — their selection and
+ * approvals — are the way in, and an endpoint of one's own over the whole catalog would undo that. An
+ * administrator's endpoint the users and groups it names.
+ */
+export function mayUseEndpoint(endpoint: EndpointRecord, user: RegistryUser, groups: readonly string[], everythingOn: boolean): boolean {
+  if (user.isAdmin) return true;
+  if (endpoint.ownerId !== undefined) return endpoint.ownerId === user.id && everythingOn;
   if (endpoint.access?.users?.includes(user.name) === true) return true;
   return endpoint.access?.groups?.some((group) => groups.includes(group)) === true;
 }
@@ -121,17 +127,24 @@ export class ToolGate {
     const exposed = this.#visible(client).get(name);
     const caller = this.#caller(snapshot);
     if (exposed === undefined) {
-      if (this.#endpoint === undefined && rulesFor(snapshot.rules, caller).length === 0) return undefined;
+      if (this.#endpoint === undefined && rulesFor(snapshot.rules, caller).length === 0) {
+        // Not a listed name, but maybe one the client still routes (the prefixed form, an earlier name):
+        // the same tool, so the same rate limits. Otherwise the client's own refusal (which says why) stands.
+        const routed = client.getTool(name);
+        if (routed !== undefined) await this.#takeTokens(snapshot, caller, { tool: routed, upstream: routed }, routed);
+        return undefined;
+      }
       const upstream = client.getTool(name);
       const decision = upstream === undefined ? undefined : evaluateToolPolicy(snapshot.rules, caller, upstream);
       this.#audit({ tool: name, ...(upstream === undefined ? {} : { server: upstream.server }), decision: 'deny', errorCode: ErrorCode.ToolNotFound, rule: decision?.rule === undefined ? (decision === undefined ? 'not listed' : decision.reason) : describeRule(decision.rule) });
       throw unavailableTool(name);
     }
     const { tool, upstream } = exposed;
-    const decision = evaluateToolPolicy(snapshot.rules, caller, tool);
-    if (decision.rule !== undefined) this.#audit({ tool: tool.name, server: upstream.server, decision: 'allow', rule: describeRule(decision.rule) });
-    await this.#takeTokens(snapshot, caller, exposed);
     const endpoint = this.#endpoint === undefined ? undefined : snapshot.endpoints.get(this.#endpoint);
+    const judged = policyTool(exposed, endpoint);
+    const decision = evaluateToolPolicy(snapshot.rules, caller, judged);
+    if (decision.rule !== undefined) this.#audit({ tool: tool.name, server: upstream.server, decision: 'allow', rule: describeRule(decision.rule) });
+    await this.#takeTokens(snapshot, caller, exposed, judged);
     if (endpoint?.approval?.writes === true && !effectiveAnnotations(upstream).readOnlyHint) await this.#approve(endpoint, exposed, args, options);
     return upstream;
   }
@@ -147,17 +160,18 @@ export class ToolGate {
     const caller = this.#caller(snapshot);
     let tools: Map<string, ExposedTool>;
     const endpoint = this.#endpoint === undefined ? undefined : snapshot.endpoints.get(this.#endpoint);
-    if (this.#endpoint !== undefined && (endpoint === undefined || !mayUseEndpoint(endpoint, this.#user, caller.groups))) tools = new Map();
+    if (this.#endpoint !== undefined && (endpoint === undefined || !mayUseEndpoint(endpoint, this.#user, caller.groups, snapshot.everythingEndpoint))) tools = new Map();
     else tools = endpointTools(endpoint, client.listTools());
     if (rulesFor(snapshot.rules, caller).length > 0) {
-      for (const [name, exposed] of tools) if (!evaluateToolPolicy(snapshot.rules, caller, exposed.tool).allowed) tools.delete(name);
+      for (const [name, exposed] of tools) if (!evaluateToolPolicy(snapshot.rules, caller, policyTool(exposed, endpoint)).allowed) tools.delete(name);
     }
     this.#cache = { client, catalogVersion: client.catalogVersion, accessVersion: snapshot.version, tools };
     return tools;
   }
 
-  async #takeTokens(snapshot: AccessSnapshot, caller: PolicyCaller, exposed: ExposedTool): Promise<void> {
-    const limits = snapshot.limits.filter((limit) => scopeApplies(limit.scope, caller) && toolGlobMatches(limit.tools, exposed.tool));
+  /** Takes a token of each rate limit on `judged` (the tool as the limits see it, see {@link policyTool}); throws the refusal. */
+  async #takeTokens(snapshot: AccessSnapshot, caller: PolicyCaller, exposed: ExposedTool, judged: CatalogTool): Promise<void> {
+    const limits = snapshot.limits.filter((limit) => scopeApplies(limit.scope, caller) && toolGlobMatches(limit.tools, judged));
     if (limits.length === 0) return;
     const requests: BucketRequest[] = limits.map((limit) => ({ key: bucketKey(limit, this.#user, exposed.upstream), perMinute: limit.perMinute }));
     const answer = await this.#context.buckets.take(requests, this.#context.now());
@@ -217,6 +231,15 @@ export class ToolGate {
   #audit(entry: Pick<AuditRecord, 'tool' | 'server' | 'decision' | 'rule' | 'errorCode'>): void {
     this.#context.audit({ userId: this.#user.id, userName: this.#user.name, ok: entry.errorCode === undefined, durationMs: 0, ...(this.#endpoint === undefined ? {} : { endpoint: this.#endpoint }), ...entry });
   }
+}
+
+/**
+ * The tool as rules and rate limits judge it: on a user's own endpoint the catalog tool (its `/mcp`
+ * name), since the name there is the user's choice — renamed to an allowed name, a tool must not pass
+ * an allow-list; on an administrator's endpoint the listed tool, whose names the administrator chose.
+ */
+function policyTool(exposed: ExposedTool, endpoint: EndpointRecord | undefined): CatalogTool {
+  return endpoint?.ownerId === undefined ? exposed.tool : exposed.upstream;
 }
 
 function bucketKey(limit: RateLimit, user: RegistryUser, upstream: CatalogTool): string {

@@ -61,7 +61,12 @@ export function registerAccessRoutes(app: GatewayApp, gateway: Gateway): void {
     // An admin's endpoints stay the admins'; a user's endpoint is theirs (admins may edit it).
     const owner = existing === undefined ? (user.isAdmin ? undefined : user) : existing.ownerId === undefined ? undefined : { id: existing.ownerId };
     if (existing !== undefined && !user.isAdmin && existing.ownerId !== user.id) throw new SwitchboardError(ErrorCode.NotFound, `there is no endpoint "${name}" of yours`);
-    const saved = await registry.access.putEndpoint(name, await jsonObjectBody(c), owner);
+    const body = await jsonObjectBody(c);
+    // A user's endpoint is theirs alone (see tool-gate mayUseEndpoint): naming others would give them a way in.
+    if (!user.isAdmin && body.access !== undefined && body.access !== null) {
+      throw new SwitchboardError(ErrorCode.InvalidArgument, `only an administrator can open an endpoint to other users or groups: leave out "access" (endpoint "${name}")`, { hint: 'ask an administrator to make the endpoint and name who may use it' });
+    }
+    const saved = await registry.access.putEndpoint(name, body, owner);
     await applied();
     return c.json({ endpoint: endpointView(c, saved) }, existing === undefined ? 201 : 200);
   });
