@@ -2,7 +2,8 @@
  * @module gateway/routes/api-events
  * `GET /api/events`: Server-Sent Events of the user's client — `server-state-change`,
  * `tool-call-start`, `tool-call-end`, `tool-call-refused`, `tool-progress`, `server-log`, `tools-changed` — and
- * `servers-changed` when the registry changes something the user sees. Each `data` is the event's
+ * `servers-changed` when the registry changes something the user sees (a tenant is told the name of their
+ * own or a shared server or template, of an access change only that one happened). Each `data` is the event's
  * JSON payload plus `time` (ms since epoch); a `: ping` comment every 15 s keeps proxies from
  * closing the stream. `EventSource` cannot send headers, so this route alone also takes `?token=`.
  * The stream holds a lease on the user's client (the dashboard watching keeps the servers up).
@@ -68,7 +69,10 @@ export function registerEventsRoute(app: GatewayApp, gateway: Gateway): void {
         const onRegistryChange = (change: RegistryChange): void => {
           // Changes to the user's own servers, shared ones and templates, or unknown ones (another process).
           if (change.kind === 'user' || (typeof change.userId === 'string' && change.userId !== user.id)) return;
-          send('servers-changed', { kind: change.kind, action: change.action, ...(change.name === undefined ? {} : { name: change.name }) });
+          // Access changes (endpoints, groups, rules, limits) and the policy name what a tenant may not see:
+          // only administrators hear the name; a tenant hears that something changed, and asks again.
+          const named = change.name !== undefined && (user.isAdmin || change.kind === 'server' || change.kind === 'template');
+          send('servers-changed', { kind: change.kind, action: change.action, ...(named ? { name: change.name } : {}) });
         };
         gateway.registry.on('change', onRegistryChange);
         const unrelay = gateway.relay.subscribe(user.id, ({ event, payload, time, replica }) => send(event, { ...payload, replica }, time));

@@ -3,11 +3,14 @@
  * upstream: the tool rules and rate limits judge a tool by what it is, not by the name the user gave it
  * in their endpoint; a user's endpoint serves its owner alone (it cannot be opened to others) and only
  * while `/mcp` is on for them — with it off, the administrator's endpoints (and their approvals) are the
- * way in; and a tool's other names (the prefixed form, an earlier name) take from the same rate limit.
+ * way in; a tool's other names (the prefixed form, an earlier name) take from the same rate limit; and
+ * `/api/events` tells a tenant that access changed, not the names of others' endpoints and groups.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { openEventStream } from '../../helpers/event-stream.js';
 import { KITCHEN_SINK } from '../../helpers/fixtures.js';
 import { startTestGateway, type TestGateway } from '../../helpers/gateway.js';
+import { waitFor } from '../../helpers/processes.js';
 import { backendsToTest, createTestDatabase, type TestDatabase } from '../../helpers/registry-backends.js';
 
 for (const { kind, skip } of await backendsToTest()) {
@@ -99,6 +102,29 @@ for (const { kind, skip } of await backendsToTest()) {
         expect(statuses).toEqual([200, 200, 429, 429]);
       } finally {
         await gateway.api(`/api/limits/${((await limit.json()) as { limit: { id: string } }).limit.id}`, { method: 'DELETE' });
+      }
+    });
+
+    test('/api/events tells a tenant that access changed, but names another tenant\'s endpoint, an administrator\'s endpoint or a group only to administrators', async () => {
+      const frank = await gateway.addUser('frank');
+      const gina = await gateway.addUser('gina');
+      const tenant = await openEventStream(gateway.url, frank.token);
+      const admin = await openEventStream(gateway.url, gateway.adminToken);
+      try {
+        expect((await gateway.api('/api/endpoints/gina-private-plans', { method: 'PUT', token: gina.token, body: {} })).status).toBe(201);
+        expect((await gateway.api('/api/endpoints/hr-payroll', { method: 'PUT', body: { access: { groups: ['hr'] } } })).status).toBe(201);
+        expect((await gateway.api('/api/groups', { body: { name: 'layoffs-2026', members: ['gina'] } })).status).toBe(201);
+        const secrets = ['gina-private-plans', 'hr-payroll', 'layoffs-2026'];
+        // Both streams hear each change from the same registry event: once the administrator's has the last, the tenant's has had its chance.
+        await waitFor(() => secrets.every((name) => admin.seen.some((event) => event.raw.includes(name))), 15_000, 'the administrator\'s stream to name every change');
+        await waitFor(() => tenant.seen.filter((event) => event.event === 'servers-changed' && event.data.kind === 'access').length >= 3, 15_000, 'the tenant\'s stream to hear the three access changes');
+        for (const name of secrets) expect(tenant.seen.map((event) => event.raw).join('\n'), name).not.toContain(name);
+      } finally {
+        await tenant.close();
+        await admin.close();
+        await gateway.api('/api/endpoints/gina-private-plans', { method: 'DELETE', token: gina.token });
+        await gateway.api('/api/endpoints/hr-payroll', { method: 'DELETE' });
+        await gateway.api('/api/groups/layoffs-2026', { method: 'DELETE' });
       }
     });
   });
