@@ -20,6 +20,7 @@ import type { RegistryUser } from '../registry/index.js';
 import type { UserClient } from '../pool/index.js';
 import { VERSION } from '../version.js';
 import type { AskClient, ToolGate } from './access/tool-gate.js';
+import { noPrompt, noResource, requireShown, shownItems } from './endpoint-items.js';
 import { Conversation, type CallConversations } from './call-conversations.js';
 import type { CallDownstream, CallTracker } from './call-tracker.js';
 import { DEFAULT_FORWARDED_REQUEST_TIMEOUT_MS } from './gateway-defaults.js';
@@ -129,26 +130,31 @@ export function createAggregatedServer(options: AggregatedServerOptions): Server
     }
   });
 
-  server.setRequestHandler('prompts/list', () => ({ prompts: host.client().listPrompts().map(toWirePrompt) }));
+  server.setRequestHandler('prompts/list', () => ({ prompts: shownItems(host.toolGate, host.client(), host.client().listPrompts()).map(toWirePrompt) }));
 
   server.setRequestHandler('prompts/get', async (request, ctx) => {
     try {
-      const result = await host.client().getPrompt(request.params.name, request.params.arguments ?? {}, { signal: ctx.mcpReq.signal });
+      const client = host.client();
+      const prompt = client.listPrompts().find((item) => item.name === request.params.name);
+      if (prompt !== undefined) requireShown(host.toolGate, client, prompt.server, () => noPrompt(request.params.name));
+      const result = await client.getPrompt(request.params.name, request.params.arguments ?? {}, { signal: ctx.mcpReq.signal });
       return toWirePromptResult(result);
     } catch (error) {
       throw toProtocolError(error);
     }
   });
 
-  server.setRequestHandler('resources/list', () => ({ resources: host.client().listResources().map(toWireResource) }));
+  server.setRequestHandler('resources/list', () => ({ resources: shownItems(host.toolGate, host.client(), host.client().listResources()).map(toWireResource) }));
 
   server.setRequestHandler('resources/templates/list', () => ({
-    resourceTemplates: host.client().listResourceTemplates().map(({ server: _server, ...template }) => template),
+    resourceTemplates: shownItems(host.toolGate, host.client(), host.client().listResourceTemplates()).map(({ server: _server, ...template }) => template),
   }));
 
   server.setRequestHandler('resources/read', async (request, ctx) => {
     try {
-      return toWireReadResult(await host.client().readResource(request.params.uri, { signal: ctx.mcpReq.signal }));
+      const client = host.client();
+      if (host.toolGate?.servesPromptsOf(client) !== undefined) requireShown(host.toolGate, client, (await resourceOwner(client, request.params.uri)).server, () => noResource(request.params.uri));
+      return toWireReadResult(await client.readResource(request.params.uri, { signal: ctx.mcpReq.signal }));
     } catch (error) {
       throw toProtocolError(error);
     }
@@ -157,6 +163,11 @@ export function createAggregatedServer(options: AggregatedServerOptions): Server
   server.setRequestHandler('resources/subscribe', async (request, ctx) => {
     const uri = request.params.uri;
     const upstream = await resourceOwner(host.client(), uri);
+    try {
+      requireShown(host.toolGate, host.client(), upstream.server, () => noResource(uri));
+    } catch (error) {
+      throw toProtocolError(error);
+    }
     if (session !== undefined && session.subscriptions.has(uri)) return {};
     try {
       await host.subscribe(upstream, ctx.mcpReq.signal);
@@ -182,11 +193,11 @@ export function createAggregatedServer(options: AggregatedServerOptions): Server
     const { ref } = request.params;
     let target: { server: string; ref: Record<string, unknown> } | undefined;
     if (ref.type === 'ref/prompt') {
-      const prompt = client.listPrompts().find((item) => item.name === ref.name);
+      const prompt = shownItems(host.toolGate, client, client.listPrompts()).find((item) => item.name === ref.name);
       if (prompt !== undefined) target = { server: prompt.server, ref: { ...ref, name: prompt.originalName } };
     } else {
-      const template = client.listResourceTemplates().find((item) => item.uriTemplate === ref.uri);
-      const resource = client.listResources().find((item) => item.uri === ref.uri);
+      const template = shownItems(host.toolGate, client, client.listResourceTemplates()).find((item) => item.uriTemplate === ref.uri);
+      const resource = shownItems(host.toolGate, client, client.listResources()).find((item) => item.uri === ref.uri);
       if (template !== undefined) target = { server: template.server, ref: { ...ref } };
       else if (resource !== undefined) target = { server: resource.server, ref: { ...ref, uri: resource.originalUri } };
     }

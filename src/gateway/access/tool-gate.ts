@@ -12,7 +12,7 @@ import type { CatalogTool } from '../../client/multi-server-client.js';
 import type { ToolSearchMode } from '../../client/search/tool-search-mode.js';
 import { ErrorCode, SwitchboardError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import { describeRule, effectiveAnnotations, evaluateToolPolicy, rulesFor, scopeApplies, toolGlobMatches, type AuditRecord, type EndpointRecord, type PolicyCaller, type RateLimit, type RegistryUser } from '../../registry/index.js';
+import { describeRule, effectiveAnnotations, evaluateToolPolicy, rulesFor, scopeApplies, serverGlobMatches, toolGlobMatches, type AuditRecord, type EndpointRecord, type PolicyCaller, type RateLimit, type RegistryUser } from '../../registry/index.js';
 import type { UserClient } from '../../registry/index.js';
 import type { AccessSnapshot, AccessState } from './access-state.js';
 import { endpointTools, type ExposedTool } from './endpoint-tools.js';
@@ -115,6 +115,22 @@ export class ToolGate {
   /** The tools this caller may call here, as listed. */
   list(client: UserClient): CatalogTool[] {
     return [...this.#visible(client).values()].map((exposed) => exposed.tool);
+  }
+
+  /**
+   * Which servers' prompts and resources this endpoint shows: undefined on `/mcp` (every server's); on a
+   * named endpoint, those its `servers` names, else those of the tools it lists to this caller — none
+   * when the caller may not use it. (Tool rules judge tools only.)
+   */
+  servesPromptsOf(client: UserClient): ((server: string) => boolean) | undefined {
+    if (this.#endpoint === undefined) return undefined;
+    const snapshot = this.#context.state.current;
+    const endpoint = snapshot.endpoints.get(this.#endpoint);
+    if (endpoint === undefined || !mayUseEndpoint(endpoint, this.#user, snapshot.groups.get(this.#user.id) ?? [], snapshot.everythingEndpoint)) return () => false;
+    const servers = endpoint.servers;
+    if (servers !== undefined) return (server) => serverGlobMatches(servers, server);
+    const listed = new Set([...this.#visible(client).values()].map((exposed) => exposed.upstream.server));
+    return (server) => listed.has(server);
   }
 
   /**
