@@ -16,11 +16,12 @@ export function registerToolSearchRoutes(app: GatewayApp, gateway: Gateway): voi
   const describe = async (userId: string): Promise<Record<string, unknown>> => {
     const user = await gateway.registry.users.get({ id: userId });
     // What /mcp applies: the user's own (as stored now), else the gateway's default (serve --tool-search).
-    const fallback = gateway.access.gateFor(user).toolSearch.fallback;
-    const toolSearch: ToolSearchSettings = user.toolSearch ?? { mode: fallback ?? 'off' };
+    const gate = gateway.access.gateFor(user);
+    const toolSearch: ToolSearchSettings = user.toolSearch ?? { mode: gate.toolSearch.fallback ?? 'off' };
     const lease = await gateway.lease(user);
     try {
-      const tools = lease.client.listTools();
+      // What /mcp lists to this user (their tool rules applied), as its tool search sees it.
+      const tools = gate.list(lease.client);
       const resolved = resolveToolSearch(toolSearch);
       return { toolSearch, active: toolSearchActive(resolved, tools), tools: tools.length, estimatedTokens: estimateDefinitionTokens(tools), thresholds: { maxTools: resolved.maxTools, maxTokens: resolved.maxTokens } };
     } finally {

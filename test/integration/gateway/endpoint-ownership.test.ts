@@ -105,6 +105,20 @@ for (const { kind, skip } of await backendsToTest()) {
       }
     });
 
+    test('/api/tool-search counts the tools /mcp lists to the caller (after their rules), not the whole catalog', async () => {
+      const hank = await gateway.addUser('hank');
+      const whole = (await (await gateway.api('/api/tool-search', { token: hank.token })).json()) as { tools: number; estimatedTokens: number };
+      expect(whole.tools).toBe((await listed(hank.token)).length);
+      const rule = await gateway.api('/api/rules', { body: { scope: { kind: 'user', name: 'hank' }, effect: 'allow', tools: ['echo'] } });
+      try {
+        const narrowed = (await (await gateway.api('/api/tool-search', { token: hank.token })).json()) as { tools: number; estimatedTokens: number };
+        expect(narrowed.tools).toBe(1);
+        expect(narrowed.estimatedTokens).toBeLessThan(whole.estimatedTokens);
+      } finally {
+        await gateway.api(`/api/rules/${((await rule.json()) as { rule: { id: string } }).rule.id}`, { method: 'DELETE' });
+      }
+    });
+
     test('/api/events tells a tenant that access changed, but names another tenant\'s endpoint, an administrator\'s endpoint or a group only to administrators', async () => {
       const frank = await gateway.addUser('frank');
       const gina = await gateway.addUser('gina');
