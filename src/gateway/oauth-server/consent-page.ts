@@ -1,8 +1,9 @@
 /**
  * @module gateway/oauth-server/consent-page
  * The two pages of an authorization: sign in (the dashboard's sign-in: the gateway token field, or the
- * token of the one-time link's `#token=` fragment, of this tab's sessionStorage, or of a dashboard tab
- * open in the same browser, asked for on a same-origin BroadcastChannel), then consent (the client's name from its metadata, the host the
+ * token of this tab's sessionStorage, or of a dashboard tab open in the same browser, asked for on a
+ * same-origin BroadcastChannel — never a token from the URL, which any web site could plant: a login
+ * CSRF into the attacker's account), then consent (the client's name from its metadata, the host the
  * browser goes back to, the scopes; "Allow" or "Deny"). Every value is escaped by hono's `html`; the
  * pages load nothing and cannot be framed.
  */
@@ -29,7 +30,7 @@ function shell(title: string, content: HtmlEscapedString | Promise<HtmlEscapedSt
 
 // The dashboard keeps its token in sessionStorage under this key (dashboard/api/login-token); an open
 // dashboard tab of this browser answers on the 'switchboard.session' channel (dashboard/api/session-share).
-const SIGN_IN_SCRIPT = `(function(){var f=document.getElementById('signin');var i=document.getElementById('token');if(!f||!i||f.dataset.failed==='1')return;var t;var h=location.hash.replace(/^#/,'');if(h){t=new URLSearchParams(h).get('token');history.replaceState(null,'',location.pathname+location.search);}if(!t){try{t=sessionStorage.getItem('switchboard.token');}catch(e){}}if(t){i.value=t;f.submit();return;}if(typeof BroadcastChannel==='undefined')return;var c=new BroadcastChannel('switchboard.session');var done=false;c.onmessage=function(e){var d=e.data;if(done||!d||d.type!=='token'||typeof d.token!=='string')return;done=true;c.close();i.value=d.token;f.submit();};c.postMessage({type:'ask'});setTimeout(function(){if(!done){c.close();f.dataset.asked='none';}},3000);})();`;
+const SIGN_IN_SCRIPT = `(function(){var f=document.getElementById('signin');var i=document.getElementById('token');if(!f||!i||f.dataset.failed==='1')return;var t;try{t=sessionStorage.getItem('switchboard.token');}catch(e){}if(t){i.value=t;f.submit();return;}if(typeof BroadcastChannel==='undefined')return;var c=new BroadcastChannel('switchboard.session');var done=false;c.onmessage=function(e){var d=e.data;if(done||!d||d.type!=='token'||typeof d.token!=='string')return;done=true;c.close();i.value=d.token;f.submit();};c.postMessage({type:'ask'});setTimeout(function(){if(!done){c.close();f.dataset.asked='none';}},3000);})();`;
 
 /** The sign-in page of interaction `uid`. */
 export function loginPage(uid: string, clientName: string, error?: string, identityProvider?: string): RenderedPage {
