@@ -178,7 +178,16 @@ export class OAuthServer implements ProtectedResource {
         // DPoP-bound tokens for the clients that send a proof (RFC 9449); /mcp checks their proofs (gateway/dpop-proof).
         // No nonces: a nonce secret would have to be shared by every replica, and the proof's jti is used once anyway.
         dPoP: { enabled: true, allowReplay: false },
-        clientIdMetadataDocument: { enabled: options.clientMetadataDocuments !== false, ack: 'draft-02' },
+        clientIdMetadataDocument: {
+          enabled: options.clientMetadataDocuments !== false,
+          ack: 'draft-02',
+          // A document names its own redirect URIs: the same policy as registration (http only on loopback, the admin's hosts).
+          allowClient: (_ctx: unknown, client: { redirectUris?: unknown }) => {
+            const problem = checkRedirectUris(client.redirectUris, registration);
+            if (problem !== undefined) throw new errors.InvalidClientMetadata(`client_id metadata document: ${problem}`);
+            return true;
+          },
+        },
         resourceIndicators: {
           enabled: true,
           defaultResource: (ctx: KoaContextLike) => {

@@ -34,6 +34,12 @@ beforeAll(async () => {
       case '/text.json':
         response.writeHead(200, { 'content-type': 'text/plain' }).end('this is not JSON');
         return;
+      case '/http-public.json':
+        response.writeHead(200, { 'content-type': 'application/json' }).end(document(`${https.origin}/http-public.json`, { redirect_uris: ['http://attacker.example/cb'] }));
+        return;
+      case '/off-list.json':
+        response.writeHead(200, { 'content-type': 'application/json' }).end(document(`${https.origin}/off-list.json`, { redirect_uris: ['https://attacker.example/cb'] }));
+        return;
       case '/mismatch.json':
         response.writeHead(200, { 'content-type': 'application/json' }).end(document('https://elsewhere.example/client.json'));
         return;
@@ -50,8 +56,8 @@ afterAll(async () => {
   await https?.close();
 });
 
-function params(clientId: string, challenge: string): Record<string, string> {
-  return { response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, scope: 'mcp', state: 's', code_challenge: challenge, code_challenge_method: 'S256', resource: `${gateway.url}/mcp` };
+function params(clientId: string, challenge: string, redirect = REDIRECT): Record<string, string> {
+  return { response_type: 'code', client_id: clientId, redirect_uri: redirect, scope: 'mcp', state: 's', code_challenge: challenge, code_challenge_method: 'S256', resource: `${gateway.url}/mcp` };
 }
 
 describe('client ID metadata documents', () => {
@@ -68,6 +74,34 @@ describe('client ID metadata documents', () => {
       expect(await me.json()).toMatchObject({ user: { name: 'alice' } });
     }
     expect(fetched.filter((path) => path === '/ok.json')).toHaveLength(1);
+  });
+
+  test('a document\'s redirect URIs obey the redirect policy of registration: http only on loopback', async () => {
+    const outcome = await authorize(gateway.url, params(`${https.origin}/http-public.json`, pkcePair().challenge, 'http://attacker.example/cb'), { token: alice.token });
+    expect(outcome.kind).toBe('page');
+    if (outcome.kind === 'page') {
+      expect(outcome.status).toBe(400);
+      expect(outcome.text).toMatch(/uses http on a host that is not loopback/);
+    }
+  });
+
+  test('with registration limited to some hosts, a document cannot send codes elsewhere', async () => {
+    const limited = await startTestGateway({ oauth: { allowAddresses: ['loopback'], clientMetadataCa: https.ca, registration: { enabled: false, redirectHosts: ['claude.ai'] } } });
+    try {
+      const bob = await limited.addUser('bob');
+      const outcome = await authorize(limited.url, { ...params(`${https.origin}/off-list.json`, pkcePair().challenge, 'https://attacker.example/cb'), resource: `${limited.url}/mcp` }, { token: bob.token });
+      expect(outcome.kind).toBe('page');
+      if (outcome.kind === 'page') {
+        expect(outcome.status).toBe(400);
+        expect(outcome.text).toMatch(/not allow for registration \(allowed: claude\.ai\)/);
+      }
+      // A document whose redirect is on loopback still works there.
+      const pkce = pkcePair();
+      const fine = await authorize(limited.url, { ...params(`${https.origin}/ok.json`, pkce.challenge), resource: `${limited.url}/mcp` }, { token: bob.token });
+      expect(fine.kind).toBe('redirect');
+    } finally {
+      await limited.close();
+    }
   });
 
   test.each(['/big.json', '/slow.json', '/text.json', '/mismatch.json'])('%s is refused with invalid_client and no redirect', async (path) => {
