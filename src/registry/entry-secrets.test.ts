@@ -68,4 +68,37 @@ describe('masking', () => {
     const edited = { ...shown, oauth: { ...(shown.oauth as Record<string, unknown>), clientSecret: 'new-secret-value-000000000' } };
     expect((restoreMasked(edited, entry).oauth as Record<string, unknown>).clientSecret).toBe('new-secret-value-000000000');
   });
+
+  test('a stored secret is never sent to a new destination: a mask given back with another URL, command or idp is refused', () => {
+    const key = { url: 'https://api.example.com/mcp', apiKey: 'stored-api-key-0a1b2c3d4e5f' };
+    const shown = maskEntry(key);
+    const refusedFor = (edited: Record<string, unknown>, previous: Record<string, unknown> = key): unknown => {
+      try {
+        restoreMasked(edited, previous);
+        return undefined;
+      } catch (error) {
+        return error;
+      }
+    };
+    const moved = refusedFor({ ...shown, url: 'https://tenant-host.example/mcp' });
+    expect(isSwitchboardError(moved) && moved.code).toBe(ErrorCode.InvalidArgument);
+    expect(String((moved as Error).message)).toMatch(/apiKey is given as its mask while url changed: a stored secret is never sent to a new destination/);
+    expect(String((moved as Error).message)).not.toContain('stored-api-key');
+    // With the secret given again in full, the new URL is fine; with the same URL, the mask keeps the stored key.
+    expect(restoreMasked({ ...shown, url: 'https://tenant-host.example/mcp', apiKey: 'typed-again-000000000000' }, key)).toEqual({ url: 'https://tenant-host.example/mcp', apiKey: 'typed-again-000000000000' });
+    expect(restoreMasked({ ...shown, description: 'renamed' }, key)).toEqual({ ...key, description: 'renamed' });
+    // Another path on the same server is the same destination; another scheme or port is not.
+    expect(restoreMasked({ ...shown, url: 'https://api.example.com/v2/mcp' }, key)).toEqual({ ...key, url: 'https://api.example.com/v2/mcp' });
+    expect(refusedFor({ ...shown, url: 'http://api.example.com/mcp' })).toBeDefined();
+    expect(refusedFor({ ...shown, url: 'https://api.example.com:8443/mcp' })).toBeDefined();
+    const stdio = { command: 'npx', args: ['-y', 'some-server'], env: { TOKEN: 'env-token-0a1b2c3d4e5f6a7b' } };
+    expect(refusedFor({ ...maskEntry(stdio), args: ['-y', 'other-server'] }, stdio)).toBeDefined();
+    expect(refusedFor({ ...maskEntry(stdio), command: 'node' }, stdio)).toBeDefined();
+    const shownOauth = maskEntry(entry).oauth as Record<string, unknown>;
+    expect(refusedFor({ ...maskEntry(entry), oauth: { ...shownOauth, idp: { ...(shownOauth.idp as Record<string, unknown>), tokenEndpoint: 'https://idp.tenant.example/token' } } }, entry)).toBeDefined();
+    const template = { template: 'github', parameters: { owner: 'acme', token: 'param-token-0a1b2c3d4e5f' } };
+    const shownTemplate = maskEntry(template, new Set(['token']));
+    expect(refusedFor({ ...shownTemplate, parameters: { ...(shownTemplate.parameters as Record<string, unknown>), owner: 'tenant' } }, template)).toBeDefined();
+    expect(restoreMasked(shownTemplate, template)).toEqual(template);
+  });
 });

@@ -8,6 +8,7 @@
  * secrets sealed before `oauth` fields were listed read back as they were.
  */
 
+import { isDeepStrictEqual } from 'node:util';
 import { isPlainObject, valueAtPath, withValueAtPath, type FieldPath } from '../config/field-path.js';
 import { SECRET_FIELDS, type SecretField } from '../config/secret-fields.js';
 import { ErrorCode, SwitchboardError } from '../errors.js';
@@ -121,13 +122,43 @@ export function maskEntry(entry: Readonly<Record<string, unknown>>, secretParame
 /** Secret values sent back exactly as they were shown (masked) keep their stored value. */
 export function restoreMasked(entry: Readonly<Record<string, unknown>>, previous: Readonly<Record<string, unknown>>): Record<string, unknown> {
   let restored: Record<string, unknown> = { ...entry };
+  const kept: string[] = [];
   for (const field of SECRET_FIELDS) {
     const next = valueAtPath(entry, field.path);
     const before = valueAtPath(previous, field.path);
     const value = restoredValue(field, next, before);
-    if (value !== undefined) restored = withValueAtPath(restored, field.path, value);
+    if (value === undefined) continue;
+    restored = withValueAtPath(restored, field.path, value);
+    // A URL's own credentials go where the URL does: only the other fields' masks keep a secret for a destination.
+    if (field.kind !== 'url' && keptAMask(field, next, before)) kept.push(field.path.join('.'));
+  }
+  // A stored secret goes only where it went: a mask given back while the destination changed would send it
+  // to a new host or program of the editor's choosing (a tenant editing a server an operator gave a key).
+  const moved = kept.length === 0 ? undefined : DESTINATION_FIELDS.find((path) => !isDeepStrictEqual(destinationOf(valueAtPath(restored, path)), destinationOf(valueAtPath(previous, path))));
+  if (moved !== undefined) {
+    throw new SwitchboardError(ErrorCode.InvalidArgument, `${kept.join(', ')} ${kept.length === 1 ? 'is' : 'are'} given as its mask while ${moved.join('.')} changed: a stored secret is never sent to a new destination`, {
+      hint: `give ${kept.join(', ')} again in full, or leave ${moved.join('.')} as it was`,
+    });
   }
   return restored;
+}
+
+/**
+ * Where an entry's secrets go: the server's address or program, a template and its parameters, the
+ * identity provider of the jwt-bearer grant. A change to any of these needs the secrets given again.
+ */
+const DESTINATION_FIELDS: readonly FieldPath[] = [['url'], ['path'], ['type'], ['command'], ['args'], ['cwd'], ['template'], ['parameters'], ['oauth', 'idp', 'tokenEndpoint'], ['oauth', 'idp', 'url']];
+
+/** A destination field's value as it decides where secrets go: of a URL its origin (another path on the same server is the same server). */
+function destinationOf(value: unknown): unknown {
+  return typeof value === 'string' && /^[a-z][a-z0-9+.-]*:\/\//i.test(value) && URL.canParse(value) ? new URL(value).origin : value;
+}
+
+/** True when `next` gave back at least one masked value of `before` (not only new values). */
+function keptAMask(field: SecretField, next: unknown, before: unknown): boolean {
+  if (field.kind === 'value') return typeof next === 'string' && typeof before === 'string' && next === maskSecret(before);
+  if (!isScalarRecord(next) || !isScalarRecord(before)) return false;
+  return Object.entries(next).some(([name, value]) => before[name] !== undefined && value === maskSecret(String(before[name])));
 }
 
 function maskedValue(field: SecretField, value: unknown, secretParameters: ReadonlySet<string>): unknown {
