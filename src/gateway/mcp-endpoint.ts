@@ -332,6 +332,11 @@ export class McpEndpoint {
     return closed;
   }
 
+  /** The tasks `userId` started through this endpoint (none when they have not used it). */
+  taskBindingsOf(userId: string): ReturnType<UserEndpoint['tasks']['list']> {
+    return this.#users.get(userId)?.tasks.list() ?? [];
+  }
+
   /** The pool closed a user's client: sessions of a removed user end; the endpoint stops following it. */
   clientEvicted(userId: string, reason: EvictionReason): void {
     const endpoint = this.#users.get(userId);

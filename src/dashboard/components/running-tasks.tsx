@@ -1,7 +1,7 @@
 /**
  * @module dashboard/components/running-tasks
- * The tasks the user's servers are running (long tool calls started as tasks, through the gateway or
- * by an agent): server, task, status and since when; refreshed while the page is open.
+ * The tasks the user started through the gateway that are still running (long tool calls started as
+ * tasks): server, the gateway's task id, status and since when; refreshed while the page is open.
  */
 
 import { useSession } from '../state/session.js';

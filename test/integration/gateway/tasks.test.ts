@@ -3,7 +3,7 @@
  * (task-server.mjs), read by the official SDK v1 client: a task-augmented call answers with a task
  * under an id of the gateway's own (not the server's); it is polled with tasks/get until it
  * completes and its result fetched with tasks/result; it is cancelled from another session of the
- * same user; another user can neither see nor cancel it; a made-up id is no task; a start is in the
+ * same user; another user can neither see nor cancel it (nor find it on GET /api/tasks); a made-up id is no task; a start is in the
  * audit log like a call and waits for a slot of the user's call limit. A 2026-07-28
  * client calling the tool that requires a task plainly gets its result.
  */
@@ -98,6 +98,10 @@ test("another user can neither see nor cancel a user's task; a made-up id is no 
     await expect(theirs.request({ method: 'tasks/get', params: { taskId } }, GetTaskResultSchema)).rejects.toThrow(/is unknown, has expired, or is not yours/);
     await expect(theirs.request({ method: 'tasks/cancel', params: { taskId } }, CancelTaskResultSchema)).rejects.toThrow(/is unknown, has expired, or is not yours/);
     expect((await theirs.request({ method: 'tasks/list', params: {} }, ListTasksResultSchema)).tasks).toEqual([]);
+    // Nor on the dashboard's list (the server's own tasks/list holds everyone's): each user sees their own, by the gateway's id.
+    const listed = async (token: string): Promise<string[]> => ((await (await gateway.api('/api/tasks', { token })).json()) as { tasks: Array<{ taskId: string }> }).tasks.map((task) => task.taskId);
+    expect(await listed(bob.token)).toEqual([]);
+    expect(await listed(alice.token)).toEqual([taskId]);
     expect(await taskStatus(mine, taskId)).toBe('working');
     await expect(mine.request({ method: 'tasks/get', params: { taskId: 'AAAAAAAAAAAAAAAAAAAAAA' } }, GetTaskResultSchema)).rejects.toThrow(/no task/);
   } finally {
