@@ -92,8 +92,10 @@ function hiddenTextsOf(spec: ServerSpec): string[] {
   const texts = [...secretValuesOf(spec)];
   if (spec.type === 'stdio') {
     const args = spec.args.filter((arg) => !PLAIN_WORD.test(arg));
-    // `--token=VALUE`: the value on its own too.
+    // `--token=VALUE`: the value on its own too. The program on its own unless a plain word (`npx`, `node`):
+    // a path names where things are on the gateway host ("command not found: /opt/…").
     texts.push([spec.command, ...spec.args].join(' '), ...args, ...args.flatMap((arg) => (arg.includes('=') ? [arg.slice(arg.indexOf('=') + 1)] : [])));
+    if (!PLAIN_WORD.test(spec.command)) texts.push(spec.command);
     if (spec.cwd !== undefined) texts.push(spec.cwd);
   } else {
     texts.push(spec.url);

@@ -1,7 +1,8 @@
 /**
  * Issue 14, finding 4: the secrets of servers a tenant does not own stay with the administrator.
  * Shared servers that fail to start (a loopback URL that refuses connections, with `user:password`
- * and `?api_key=`; a command with `--admin-token=…` that writes its arguments to stderr and exits)
+ * and `?api_key=`; a command with `--admin-token=…` that writes its arguments to stderr and exits; a
+ * program path that does not exist)
  * and a tenant's instance of a template with hidden arguments and env: what the tenant reads —
  * `/api/servers`, `/api/events`, MCP tools/list and tools/call — carries no URL credential, query
  * secret, argument, environment value or stderr of them. The administrator still sees the detail;
@@ -23,7 +24,9 @@ const ADMIN_TOKEN = 'admintoken-shared-93ce02';
 const TEMPLATE_TOKEN = 'tpltoken-hidden-7a5148';
 const TEMPLATE_ENV = 'tplenv-hidden-2b90d3';
 const REGISTRY_TOKEN = 'regtoken-shared-55e0aa';
-const SECRETS = [PASSWORD, API_KEY, ADMIN_TOKEN, TEMPLATE_TOKEN, TEMPLATE_ENV, REGISTRY_TOKEN];
+/** A shared server's program path (a path on the gateway host is the administrator's to know). */
+const HIDDEN_COMMAND = '/opt/admin-only-9f3c/bin/corp-mcp';
+const SECRETS = [PASSWORD, API_KEY, ADMIN_TOKEN, TEMPLATE_TOKEN, TEMPLATE_ENV, REGISTRY_TOKEN, HIDDEN_COMMAND];
 const WAIT_MS = 15_000;
 
 const logLines: string[] = [];
@@ -44,6 +47,7 @@ beforeAll(async () => {
     servers: {
       shared_url: { url: `http://admin:${PASSWORD}@127.0.0.1:${closedPort}/mcp?api_key=${API_KEY}`, timeout: '3s' },
       shared_cmd: { command: process.execPath, args: [ECHO_ARGS_SERVER, `--admin-token=${ADMIN_TOKEN}`] },
+      shared_path: { command: HIDDEN_COMMAND, args: ['--serve'] },
       // Up at first; once killed, every restart exits (with the command line in the hint).
       shared_dies: { command: process.execPath, args: [FAULT_SERVER, '--mode', 'fail-after-first', '--marker', join(markerDir, 'marker'), `--admin-token=${ADMIN_TOKEN}`], include: ['echo', 'die'], restart: { attempts: 2, delay: '50ms', maxDelay: '100ms', probeInterval: '60s' } },
     },
@@ -133,6 +137,13 @@ describe('a tenant reads nothing secret of servers they do not own', () => {
     seen.push(...events.seen.map((item) => item.raw));
     expect(events.seen.some((item) => item.event === 'server-log')).toBe(false);
     expectNoSecret(seen, 'what the tenant read');
+  });
+
+  test('a shared server whose program is missing: the tenant learns that it failed, not its path', async () => {
+    await waitFor(async () => (await tenantStatus('shared_path'))?.state === 'failed', WAIT_MS, 'the shared server without its program to fail');
+    const status = await tenantStatus('shared_path');
+    expect(status?.error?.message).toContain('server "shared_path"');
+    expectNoSecret([JSON.stringify(status)], 'the failed shared server');
   });
 
   test('the administrator sees the detail; no log line carries the URL\'s credentials', async () => {
