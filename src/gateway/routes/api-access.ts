@@ -26,9 +26,12 @@ function originOf(c: GatewayContext): string {
   return `${url.protocol}//${host ?? url.host}`;
 }
 
-function endpointView(c: GatewayContext, endpoint: EndpointRecord): Record<string, unknown> {
+/** An endpoint as `viewer` may read it: who else may use it only for administrators and its owner. */
+function endpointView(c: GatewayContext, endpoint: EndpointRecord, viewer: RegistryUser): Record<string, unknown> {
   const url = `${originOf(c)}/mcp/e/${endpoint.name}`;
-  return { ...endpoint, url, snippets: connectionSnippets(url, `switchboard-${endpoint.name}`) };
+  const { access: _whoElse, ...rest } = endpoint;
+  const shown = viewer.isAdmin || endpoint.ownerId === viewer.id ? endpoint : rest;
+  return { ...shown, url, snippets: connectionSnippets(url, `switchboard-${endpoint.name}`) };
 }
 
 /** Adds the access routes (behind the auth middleware). */
@@ -39,7 +42,7 @@ export function registerAccessRoutes(app: GatewayApp, gateway: Gateway): void {
 
   app.get('/api/endpoints', (c) => {
     const user = userOf(c);
-    return c.json({ everything: access.everythingAllowed(user), endpoints: access.endpointsOf(user).map((endpoint) => endpointView(c, endpoint)) });
+    return c.json({ everything: access.everythingAllowed(user), endpoints: access.endpointsOf(user).map((endpoint) => endpointView(c, endpoint, user)) });
   });
 
   app.get('/api/endpoints/:name', async (c) => {
@@ -48,7 +51,7 @@ export function registerAccessRoutes(app: GatewayApp, gateway: Gateway): void {
     const lease = await gateway.lease(user);
     try {
       const tools = access.gateFor(user, endpoint.name).list(lease.client).map((tool) => ({ name: tool.name, server: tool.server, originalName: tool.originalName, ...(tool.description === undefined ? {} : { description: tool.description }), ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }) }));
-      return c.json({ endpoint: endpointView(c, endpoint), tools });
+      return c.json({ endpoint: endpointView(c, endpoint, user), tools });
     } finally {
       lease.release();
     }
@@ -68,7 +71,7 @@ export function registerAccessRoutes(app: GatewayApp, gateway: Gateway): void {
     }
     const saved = await registry.access.putEndpoint(name, body, owner);
     await applied();
-    return c.json({ endpoint: endpointView(c, saved) }, existing === undefined ? 201 : 200);
+    return c.json({ endpoint: endpointView(c, saved, user) }, existing === undefined ? 201 : 200);
   });
 
   app.delete('/api/endpoints/:name', async (c) => {

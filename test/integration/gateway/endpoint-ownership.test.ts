@@ -105,6 +105,26 @@ for (const { kind, skip } of await backendsToTest()) {
       }
     });
 
+    test('a tenant reads an administrator\'s endpoint they may use, but not who else may use it', async () => {
+      await gateway.addUser('ivy');
+      const jack = await gateway.addUser('jack');
+      expect((await gateway.api('/api/endpoints/team', { method: 'PUT', body: { servers: ['sink'], access: { users: ['ivy', 'jack'], groups: ['secret-project'] } } })).status).toBe(201);
+      try {
+        const listed = await gateway.api('/api/endpoints', { token: jack.token });
+        const detail = await gateway.api('/api/endpoints/team', { token: jack.token });
+        for (const answer of [listed, detail]) {
+          const text = await answer.text();
+          expect(text).toContain('/mcp/e/team');
+          expect(text).not.toContain('ivy');
+          expect(text).not.toContain('secret-project');
+        }
+        // The administrator still reads it whole.
+        expect(await (await gateway.api('/api/endpoints/team')).text()).toContain('secret-project');
+      } finally {
+        await gateway.api('/api/endpoints/team', { method: 'DELETE' });
+      }
+    });
+
     test('/api/tool-search counts the tools /mcp lists to the caller (after their rules), not the whole catalog', async () => {
       const hank = await gateway.addUser('hank');
       const whole = (await (await gateway.api('/api/tool-search', { token: hank.token })).json()) as { tools: number; estimatedTokens: number };
