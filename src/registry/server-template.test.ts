@@ -45,6 +45,8 @@ describe('checkParameters', () => {
         { name: 'folder', pattern: '[a-z0-9-]{1,20}' },
         { name: 'free', required: false },
         { name: 'port', type: 'integer', minimum: 1, maximum: 65535, required: false },
+        { name: 'count', type: 'number', required: false },
+        { name: 'offset', type: 'integer', minimum: -10, required: false },
         { name: 'verbose', type: 'boolean', default: false },
         { name: 'mode', type: 'enum', values: ['read', 'write'], default: 'read' },
       ],
@@ -56,7 +58,19 @@ describe('checkParameters', () => {
     expect(checkParameters(template, { folder: 'docs', port: 8080 }, 't')).toEqual({ values: { folder: 'docs', port: '8080', verbose: 'false', mode: 'read' }, violations: [] });
   });
 
+  test('numbers are passed in their plain form; a string without a pattern may hold a slash (owner/repo)', () => {
+    expect(checkParameters(template, { folder: 'a', count: '0x10', offset: -3, free: 'acme/tools' }, 't').values).toEqual({ folder: 'a', count: '16', offset: '-3', free: 'acme/tools', verbose: 'false', mode: 'read' });
+    expect(checkParameters(template, { folder: 'a', count: '1e3' }, 't').values.count).toBe('1000');
+  });
+
   test.each([
+    [{ folder: 'a', count: -5 }, 'parameter "count" of template "t" must not be negative (a template that takes negative numbers says so with a minimum below 0)'],
+    [{ folder: 'a', count: '-1e3' }, 'parameter "count" of template "t" must not be negative (a template that takes negative numbers says so with a minimum below 0)'],
+    [{ folder: 'a', free: '../../etc' }, 'parameter "free" of template "t" must not contain a ".." path segment'],
+    [{ folder: 'a', free: 'data/..' }, 'parameter "free" of template "t" must not contain a ".." path segment'],
+    [{ folder: 'a', free: '/etc/passwd' }, 'parameter "free" of template "t" must not start with "/"'],
+    [{ folder: 'a', free: '\\server\\share' }, 'parameter "free" of template "t" must not start with "\\"'],
+    [{ folder: 'a', free: '~root' }, 'parameter "free" of template "t" must not start with "~"'],
     [{ folder: 'Docs' }, 'parameter "folder" of template "t" does not match the pattern [a-z0-9-]{1,20}'],
     [{}, 'parameter "folder" of template "t" is required'],
     [{ folder: 'a', free: '--inspect=0.0.0.0' }, 'parameter "free" of template "t" must not start with "-"'],

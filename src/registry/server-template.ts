@@ -2,8 +2,9 @@
  * @module registry/server-template
  * Admin-defined stdio servers that tenants instantiate: the command, its arguments and environment
  * are fixed by the admin; tenants only fill typed parameters (`{{name}}` placeholders). Parameter
- * values are checked by type, pattern and length, may not start with `-` (no smuggled options) unless
- * the pattern allows it, and are never expanded from the gateway's environment (see
+ * values are checked by type, pattern and length, may not start with `-`, `/`, `\` or `~` nor hold a `..`
+ * path segment (no smuggled options or paths; a number is not negative) unless the pattern (or a
+ * minimum below 0) allows it, and are never expanded from the gateway's environment (see
  * `registry/render-template`).
  *
  * @example
@@ -150,7 +151,8 @@ export function checkParameters(template: ServerTemplateDefinition, values: Read
     }
     const problem = checkValue(parameter, value);
     if (problem !== undefined) violations.push({ rule: 'template', message: `parameter "${parameter.name}" of template "${templateName}" ${problem}` });
-    else result[parameter.name] = String(value);
+    // A number in its plain form (`0x10` → 16, `1e3` → 1000): what was checked is what the server gets.
+    else result[parameter.name] = parameter.type === 'number' || parameter.type === 'integer' ? String(Number(value)) : String(value);
   }
   return { values: result, violations };
 }
@@ -167,6 +169,8 @@ function checkValue(parameter: TemplateParameter, value: unknown): string | unde
       if (parameter.type === 'integer' && !Number.isInteger(number)) return 'must be an integer';
       if (parameter.minimum !== undefined && number < parameter.minimum) return `must be at least ${parameter.minimum}`;
       if (parameter.maximum !== undefined && number > parameter.maximum) return `must be at most ${parameter.maximum}`;
+      // `-5` as an argument reads as an option; only a template that says it takes negatives gets them.
+      if (number < 0 && (parameter.minimum === undefined || parameter.minimum >= 0)) return 'must not be negative (a template that takes negative numbers says so with a minimum below 0)';
       return undefined;
     }
     case 'enum':
@@ -180,8 +184,11 @@ function checkValue(parameter: TemplateParameter, value: unknown): string | unde
       if (parameter.pattern !== undefined) {
         return new RegExp(`^(?:${parameter.pattern})$`, 'u').test(value) ? undefined : `does not match the pattern ${parameter.pattern}`;
       }
-      // Without a pattern that says otherwise, a value cannot become an option of the command.
-      if (value.startsWith('-')) return 'must not start with "-"';
+      // Without a pattern that says otherwise, a value cannot become an option of the command, an absolute
+      // or home path, or climb out of the folder the template puts it in (`/srv/data/{{folder}}`).
+      const first = ['-', '/', '\\', '~'].find((character) => value.startsWith(character));
+      if (first !== undefined) return `must not start with "${first}"`;
+      if (/(?:^|[\\/])\.\.(?:[\\/]|$)/.test(value)) return 'must not contain a ".." path segment';
       return undefined;
     }
   }
