@@ -89,6 +89,8 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     const admin = options.bootstrap === undefined ? undefined : await bootstrapAdmin(registry, options.bootstrap);
     const allowedHosts = [...(options.allowedHosts ?? [])];
     if (!isWildcard(host) && !isLoopback(host)) allowedHosts.push(hostnameOf(host));
+    // The other replicas address this one by its replica URL (the hop): that host is one of its own.
+    if (replicaUrl !== undefined) allowedHosts.push(new URL(replicaUrl).hostname);
     gateway = await Gateway.create({ ...options, registry, allowedHosts, logger });
     const app = createGatewayApp(gateway);
     // HTTP/1.0 probes (HAProxy's default health check) send no Host; without a default hostname the
