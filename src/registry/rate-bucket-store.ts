@@ -62,10 +62,13 @@ export class SqlBucketStore implements RateBucketStore {
       const stored = new Map(rows.map((row) => [row.key, row]));
       const filled = requests.map((request) => {
         const row = stored.get(request.key);
-        return { request, tokens: row === undefined ? request.perMinute : refill(Number(row.tokens), Number(row.at_ms), request.perMinute, nowMs) };
+        // A bucket's time never goes back: replicas whose clocks differ would otherwise each refill the
+        // difference again on every take that alternates between them (round-robin does), without limit.
+        const atMs = row === undefined ? nowMs : Math.max(nowMs, Number(row.at_ms));
+        return { request, atMs, tokens: row === undefined ? request.perMinute : refill(Number(row.tokens), Number(row.at_ms), request.perMinute, nowMs) };
       });
       for (const { request, tokens } of filled) if (tokens < 1) return { ok: false as const, key: request.key, retryAfterMs: retryAfterMs(tokens, request.perMinute) };
-      for (const { request, tokens } of filled) await trx.updateTable('rate_buckets').set({ tokens: tokens - 1, at_ms: nowMs }).where('key', '=', request.key).execute();
+      for (const { request, tokens, atMs } of filled) await trx.updateTable('rate_buckets').set({ tokens: tokens - 1, at_ms: atMs }).where('key', '=', request.key).execute();
       return { ok: true as const };
     });
     if (++this.#takes % SWEEP_EVERY === 0) {

@@ -89,6 +89,16 @@ for (const { kind, skip } of await backendsToTest()) {
         const shared = [{ key: 'shared', perMinute: 10 }];
         const answers = await Promise.all(Array.from({ length: 25 }, (_, index) => (index % 2 === 0 ? registry : other).rateBuckets.take(shared, 5_000)));
         expect(answers.filter((answer) => answer.ok)).toHaveLength(10);
+        // Two clocks 2 s apart (replicas on machines whose clocks differ), takes alternating between them:
+        // the bucket gives its 60 tokens and about one more per second, not one more per take.
+        const skewed = [{ key: 'skewed', perMinute: 60 }];
+        let granted = 0;
+        for (let index = 0; index < 300; index++) {
+          const now = 100_000 + index * 10 + (index % 2 === 0 ? 0 : 2_000);
+          if ((await (index % 2 === 0 ? registry : other).rateBuckets.take(skewed, now)).ok) granted++;
+        }
+        // 3 s of takes: 60 at the start, 3 refilled, and once the 2 s the clocks differ by.
+        expect(granted).toBeLessThanOrEqual(60 + 3 + 2 + 1);
       } finally {
         if (other !== registry) await other.close();
       }
