@@ -4,6 +4,7 @@
  * hand-written checks that keep a server's list usable when one entry in it is malformed.
  */
 
+import { deeperThan } from '../util/json-depth.js';
 import type { ContentItem, ResourceContents } from '../result/tool-result.js';
 
 /** A JSON Schema object (as sent by the server; never trusted beyond being an object). */
@@ -123,9 +124,17 @@ export const LIST_METHODS = {
 /** One of the list kinds. */
 export type ListKind = keyof typeof LIST_METHODS;
 
+/**
+ * How deep a listed item (a tool with its schemas, a prompt, a resource) may nest. Real schemas stay
+ * within a few dozen levels; a deeper one overflows the recursive code it meets (schema compilation,
+ * `JSON.stringify` of a whole tool list) and would break the list for every user of the server.
+ */
+export const MAX_LIST_ITEM_DEPTH = 128;
+
 /** Why a listed item was dropped, or undefined when it is usable. */
 export function invalidListItem(kind: ListKind, item: unknown): string | undefined {
   if (typeof item !== 'object' || item === null) return 'not an object';
+  if (deeperThan(item, MAX_LIST_ITEM_DEPTH)) return `nested more than ${MAX_LIST_ITEM_DEPTH} levels deep`;
   const record = item as Record<string, unknown>;
   switch (kind) {
     case 'tools':

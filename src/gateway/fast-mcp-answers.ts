@@ -17,6 +17,22 @@ export function messageText(id: string | number, answer: FastAnswer): string {
   return JSON.stringify('result' in answer ? { result: answer.result, jsonrpc: '2.0', id } : { jsonrpc: '2.0', id, error: answer.error });
 }
 
+/** What a client is told when a server's result cannot be turned into text (nested too deep for `JSON.stringify`). */
+const UNSENDABLE = { code: -32603, message: "the server's result could not be passed on: it is nested too deeply to serialize" };
+
+/**
+ * {@link messageText} of the answer `make` builds, or the JSON-RPC error {@link UNSENDABLE} when building
+ * or serializing it throws: a hostile server's result must cost its caller an error, not the gateway
+ * its process (the throw happened in a promise reaction, where nothing caught it).
+ */
+export function answerText(id: string | number, make: () => FastAnswer): string {
+  try {
+    return messageText(id, make());
+  } catch {
+    return messageText(id, { error: UNSENDABLE });
+  }
+}
+
 /** The message text of a result already serialized as `resultJson`. */
 export function resultMessageText(id: string | number, resultJson: string): string {
   return `{"result":${resultJson},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;

@@ -29,7 +29,7 @@ import type { Gateway } from './gateway.js';
 import type { LegacySession } from './legacy-session.js';
 import { readJsonBodyThen, type JsonBody } from './read-node-body.js';
 import { callFailure } from './aggregated-server.js';
-import { messageText, resultMessageText, writeAccepted, writeJsonMessage, writeSseEnd, writeSseMessage } from './fast-mcp-answers.js';
+import { answerText, messageText, resultMessageText, writeAccepted, writeJsonMessage, writeSseEnd, writeSseMessage } from './fast-mcp-answers.js';
 import { toolsListJson } from './tools-list-cache.js';
 import { toWireResult } from './wire-format.js';
 import type { CatalogTool } from '../client/multi-server-client.js';
@@ -186,8 +186,7 @@ export class FastMcpPath {
             this.#observe(exchange, 200);
           }
         } else {
-          const answer = result.kind === 'result' ? { result: result.structured ? session.projectCallToolResult(result.value, call.tool.outputSchema) : result.value } : { error: result.error };
-          this.#send(outgoing, session, messageText(request.id, answer), exchange);
+          this.#send(outgoing, session, answerText(request.id, () => (result.kind === 'result' ? { result: result.structured ? session.projectCallToolResult(result.value, call.tool.outputSchema) : result.value } : { error: result.error })), exchange);
         }
       } finally {
         if (running !== undefined) this.#running.untrack(session, running);
@@ -239,9 +238,8 @@ export class FastMcpPath {
       endpoint.bind(lease.client);
       this.#call(lease.client, call, tracked, (result) => {
         try {
-          const answer = result.kind === 'result' ? { result: stampModern(result.structured ? projectStructured(result.value) : result.value) } : { error: result.error };
           outgoing.off('close', gone);
-          this.#sendJson(outgoing, messageText(request.id, answer), exchange);
+          this.#sendJson(outgoing, answerText(request.id, () => (result.kind === 'result' ? { result: stampModern(result.structured ? projectStructured(result.value) : result.value) } : { error: result.error })), exchange);
         } finally {
           lease.release();
         }
