@@ -8,6 +8,7 @@ import type { AuthProvider, FetchLike, OAuthClientProvider, SSEClientTransport, 
 import type { HttpServerSpec, StdioServerSpec } from '../config/server-spec.js';
 import { isDebugEnabled, type Logger } from '../logger.js';
 import { loadClientSdk } from './client-sdk.js';
+import { limitedFetch } from './limited-fetch.js';
 import { redactHeaders } from './redact.js';
 import { StdioProcessTransport } from './stdio-process-transport.js';
 
@@ -41,7 +42,7 @@ export function createStdioTransport(spec: StdioServerSpec, logger: Logger, onSt
 export async function createHttpTransport(kind: 'http' | 'sse', spec: HttpServerSpec, options: HttpTransportOptions): Promise<StreamableHTTPClientTransport | SSEClientTransport> {
   const { SSEClientTransport, StreamableHTTPClientTransport } = await loadClientSdk();
   const url = new URL(spec.url);
-  const fetch = tracingFetch(options.fetch ?? globalThis.fetch, spec.name, options.logger);
+  const fetch = limitedFetch(tracingFetch(options.fetch ?? globalThis.fetch, spec.name, options.logger), spec.name);
   const common = {
     requestInit: { headers: { ...spec.headers } },
     fetch,

@@ -2,11 +2,14 @@
  * Issue 14, finding 3: an upstream that answers `tools/call` with an event stream that never ends.
  * Every call that times out or is cancelled must give its socket back (the stream is aborted), in
  * both protocol eras; before the fix each such call left one TCP connection open for good.
- * The hostile server is test/fixtures/servers/endless-stream-server.mjs, on loopback.
+ * An answer whose line never ends is cut at MAX_HTTP_MESSAGE_BYTES (it grew the process by gigabytes
+ * until V8 aborted it). The hostile server is
+ * test/fixtures/servers/endless-stream-server.mjs, on loopback.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ServerConnection } from '../../src/connection/server-connection.js';
 import { RESPONSE_STREAM_LINGER_MS } from '../../src/connection/request-streams.js';
+import { MAX_HTTP_MESSAGE_BYTES } from '../../src/connection/limited-fetch.js';
 import { ErrorCode } from '../../src/errors.js';
 import { codeOf } from '../helpers/code-of.js';
 import { specOf } from '../helpers/fixtures.js';
@@ -77,3 +80,20 @@ describe.each([
     await fixture.openAtMost(BOUND, RESPONSE_STREAM_LINGER_MS + 5_000);
   });
 });
+
+test('an answer whose line never ends is cut off at the bound: the process stays small and the connection serves on', async () => {
+  const connection = new ServerConnection(specOf('flooding', { url: fixture.url, transport: 'http', protocol: 'legacy', callTimeout: '3s' }));
+  await connection.connect();
+  try {
+    const before = process.memoryUsage().rss;
+    // The stream is cut at the bound (the SDK transport reports it as a stream error), so the call ends at its deadline.
+    expect(await codeOf(connection.callTool('flood', {}))).toBe(ErrorCode.RequestTimeout);
+    // The server wrote about the bound, not the 256 MiB it would have; the process kept its size.
+    expect(fixture.bytesFlooded()).toBeGreaterThan(MAX_HTTP_MESSAGE_BYTES);
+    expect(fixture.bytesFlooded()).toBeLessThan(MAX_HTTP_MESSAGE_BYTES * 3);
+    expect(process.memoryUsage().rss - before).toBeLessThan(MAX_HTTP_MESSAGE_BYTES * 6);
+    expect(JSON.stringify((await connection.callTool('echo', { message: 'after' })).content)).toContain('echo: after');
+  } finally {
+    await connection.close();
+  }
+}, 60_000);
