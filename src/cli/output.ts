@@ -23,6 +23,15 @@ export function writeDiagnostic(text: string): void {
   process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
 }
 
+/**
+ * `text` from a server (a tool's description, an error message) made safe for a terminal: control
+ * characters — escape sequences that recolour or clear the screen, a newline that fakes a line of output —
+ * are shown as `\xNN`, not acted on.
+ */
+export function printable(text: string): string {
+  return text.replace(/\p{Cc}/gu, (character) => `\\x${character.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
 /** Whether stderr is a colour terminal (NO_COLOR respected). */
 const useColor = process.stderr.isTTY === true && process.env.NO_COLOR === undefined;
 const useColorOut = process.stdout.isTTY === true && process.env.NO_COLOR === undefined;

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { FAULT_SERVER, KITCHEN_SINK, PYTHON_SERVER, bin, freePort, startHttpFixture, type HttpFixture } from '../helpers/fixtures.js';
+import { FAULT_SERVER, FIXTURES, KITCHEN_SINK, PYTHON_SERVER, bin, freePort, startHttpFixture, type HttpFixture } from '../helpers/fixtures.js';
 import { runCli } from '../helpers/run-cli.js';
 
 const TINY_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
@@ -105,6 +105,13 @@ describe('switchboard tools', () => {
     const none = await runCli(['tools', '--config', writeConfig('none.json', { mcpServers: { broken: fault('exit-at-start') } })]);
     expect(none.code).toBe(1);
     expect(none.stdout).toContain('exited with code 3 during start-up');
+  });
+
+  test('a server\'s escape sequences are shown, not acted on: the terminal is not cleared or recoloured', async () => {
+    const run = await runCli(['tools', '--config', writeConfig('noisy.json', { mcpServers: { deep: { command: process.execPath, args: [`${FIXTURES}/deep-server.mjs`] } } })]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Clears\\x1b[2J\\x1b[31m the screen\\x07 and fakes a line');
+    expect(run.stdout).not.toMatch(/\p{Cc}(?<!\n)/u);
   });
 });
 

@@ -6,7 +6,7 @@
 import type { Logger } from '../../logger.js';
 import { CliExit, ExitCode } from '../cli-error.js';
 import { connectForCli } from '../connect-config.js';
-import { style, writeJson, writeResult } from '../output.js';
+import { printable, style, writeJson, writeResult } from '../output.js';
 
 /** Options of {@link tools}. */
 export interface ToolsOptions {
@@ -49,16 +49,16 @@ export async function tools(options: ToolsOptions): Promise<void> {
       const width = Math.max(...servers.map((status) => status.name.length), 4);
       for (const status of servers) {
         const mark = status.state === 'ready' ? style.green('✓', true) : style.red('✗', true);
-        const facts = status.state === 'ready' ? `${status.transport ?? ''}  ${status.protocolVersion ?? ''}  ${status.toolCount} tools${status.startMs === undefined ? '' : `  ${(status.startMs / 1000).toFixed(1)} s`}` : `${status.error?.code ?? ''}: ${status.error?.message ?? ''}`;
+        const facts = status.state === 'ready' ? `${status.transport ?? ''}  ${status.protocolVersion ?? ''}  ${status.toolCount} tools${status.startMs === undefined ? '' : `  ${(status.startMs / 1000).toFixed(1)} s`}` : `${status.error?.code ?? ''}: ${printable(status.error?.message ?? '')}`;
         lines.push(`  ${mark} ${status.name.padEnd(width)}  ${status.state.padEnd(7)}  ${facts}`);
-        if (status.error?.hint !== undefined) lines.push(`    ${style.dim(`hint: ${status.error.hint}`, true)}`);
+        if (status.error?.hint !== undefined) lines.push(`    ${style.dim(`hint: ${printable(status.error.hint)}`, true)}`);
       }
       lines.push('', style.bold(`Tools (${list.length})`, true));
       const nameWidth = Math.min(Math.max(...list.map((tool) => tool.name.length), 4), 40);
       for (const tool of list) {
-        const origin = tool.originalName === tool.name ? tool.server : `${tool.server}: ${tool.originalName}`;
+        const origin = tool.originalName === tool.name ? tool.server : `${tool.server}: ${printable(tool.originalName)}`;
         const description = (tool.description ?? '').replace(/^\[[^\]]*\] ?/, '').split('\n')[0] ?? '';
-        lines.push(`  ${tool.name.padEnd(nameWidth)}  ${style.dim(origin, true)}  ${description.slice(0, 80)}`);
+        lines.push(`  ${printable(tool.name).padEnd(nameWidth)}  ${style.dim(origin, true)}  ${printable(description.slice(0, 80))}`);
       }
       if (report.collisions.length > 0 || report.renames.length > 0 || report.pending !== undefined) {
         lines.push('', style.bold('Naming', true));
