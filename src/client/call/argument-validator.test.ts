@@ -1,5 +1,5 @@
 import { describe, expect, it, test } from 'vitest';
-import { ArgumentValidator, formatArgumentProblems } from './argument-validator.js';
+import { ArgumentValidator, MAX_CHECKED_SCHEMA_CHARS, formatArgumentProblems } from './argument-validator.js';
 
 const schema = {
   $schema: 'http://json-schema.org/draft-07/schema#',
@@ -108,4 +108,15 @@ describe('never stricter than the server', () => {
     expect(args).toEqual({ options: {}, items: [{ text: 'a' }] });
     expect(await validator.validate(nested, { items: [{}] })).toEqual([{ path: 'items.0.text', message: 'is required but missing' }]);
   });
+});
+
+test('a schema larger than MAX_CHECKED_SCHEMA_CHARS is not compiled here: anything passes, and the server judges', async () => {
+  const validator = new ArgumentValidator();
+  const values = Array.from({ length: 20_000 }, (_, index) => ({ v: index }));
+  const schema = { type: 'object', properties: { a: { anyOf: [{ enum: values }] } }, required: ['a'] };
+  expect(JSON.stringify(schema).length).toBeGreaterThan(MAX_CHECKED_SCHEMA_CHARS);
+  // With the schema compiled, a missing `a` is refused; here it passes unchecked.
+  expect(await validator.validate(schema, {})).toEqual([]);
+  const small = { type: 'object', properties: { a: { anyOf: [{ enum: values.slice(0, 10) }] } }, required: ['a'] };
+  expect(await validator.validate(small, {})).not.toEqual([]);
 });

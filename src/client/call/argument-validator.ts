@@ -75,6 +75,12 @@ export class ArgumentValidator {
     if (validators === undefined) {
       const text = JSON.stringify(schema);
       validators = this.#byText.get(text);
+      if (validators === undefined && text.length > MAX_CHECKED_SCHEMA_CHARS) {
+        // Compiling it would block the event loop for seconds (a 20,000-entry enum took 9 s): the server checks it.
+        this.#logger.info('a tool schema is too large to check here; the server checks its own', { chars: text.length, max: MAX_CHECKED_SCHEMA_CHARS });
+        validators = { schema, simple: UNCHECKED, ajv: undefined };
+        this.#byText.set(text, validators);
+      }
       if (validators === undefined) {
         // Servers declare draft-07 or 2020-12; the keywords tools use are the same in both.
         const { $schema: _dialect, $id: _id, ...rest } = schema;
@@ -104,6 +110,15 @@ export class ArgumentValidator {
 }
 
 const NO_PROBLEMS: ArgumentProblem[] = [];
+/** The check of a schema not checked here (see MAX_CHECKED_SCHEMA_CHARS): everything passes. */
+const UNCHECKED: SimpleCheck = () => true;
+
+/**
+ * Longest schema (as JSON text) checked here. Real tool schemas stay far below it; compiling a larger
+ * one (a huge `enum`) is synchronous and, in a gateway, stalls every user's calls while it runs.
+ * @default 65536
+ */
+export const MAX_CHECKED_SCHEMA_CHARS = 64 * 1024;
 
 function check(validate: ValidateFunction | null, args: unknown): ArgumentProblem[] {
   if (validate === null || validate(args)) return NO_PROBLEMS;

@@ -1,6 +1,6 @@
 import { Ajv } from '@modelcontextprotocol/client/validators/ajv';
-import { expect, test } from 'vitest';
-import { toLenientSchema } from './lenient-schema.js';
+import { describe, expect, test } from 'vitest';
+import { repeatsARepetition, toLenientSchema } from './lenient-schema.js';
 
 test('a schema without defaulted requirements is returned as it is', () => {
   const schema = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] };
@@ -31,4 +31,25 @@ test('never stricter: a relaxed `oneOf` becomes `anyOf`, and nothing under `not`
   const negated = { type: 'object', not: { type: 'object', properties: { a: { default: 1 } }, required: ['a'] } };
   expect(toLenientSchema(negated)).toBe(negated);
   expect(ajv.validate(toLenientSchema(negated), {})).toBe(true);
+});
+
+describe('patterns whose backtracking is exponential', () => {
+  test.each(['^(a+)+$', '(\\w*\\s?)*x', '^(x{2,})*$', '((ab)+c)+', '^([a-z]+\\d*)*$'])('%s is not checked here', (pattern) => {
+    expect(repeatsARepetition(pattern)).toBe(true);
+    expect(toLenientSchema({ type: 'object', properties: { s: { type: 'string', pattern } } })).toEqual({ type: 'object', properties: { s: { type: 'string' } } });
+  });
+
+  test.each(['^[a-z0-9-]{1,40}$', '^(ab)+$', '^\\(a+\\)+$', '^[(a+)+]$', '^(\\d{3})-(\\d{4})$', '^(a|b)*c+$'])('%s is kept', (pattern) => {
+    expect(repeatsARepetition(pattern)).toBe(false);
+    const schema = { type: 'object', properties: { s: { type: 'string', pattern } } };
+    expect(toLenientSchema(schema)).toBe(schema);
+  });
+
+  test('such a pattern is not run on the arguments: a value it refuses passes here (the server judges it)', async () => {
+    const { ArgumentValidator } = await import('./argument-validator.js');
+    const validator = new ArgumentValidator();
+    // Short, so the test stays quick even if the pattern were run; with it run, this value is refused.
+    expect(await validator.validate({ type: 'object', properties: { s: { type: 'string', pattern: '^(a+)+$' } } }, { s: 'aab!' })).toEqual([]);
+    expect(await validator.validate({ type: 'object', properties: { s: { type: 'string', pattern: '^a+$' } } }, { s: 'aab!' })).not.toEqual([]);
+  });
 });

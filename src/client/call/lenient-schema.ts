@@ -5,7 +5,9 @@
  * their schemas, also lists the property as required): @playwright/mcp's `browser_take_screenshot`
  * requires `scale`, defaults it to `"css"`, and accepts `{}`. So a required property that has a
  * default is not required here. The arguments themselves are never changed: the server applies its
- * own default.
+ * own default. Nor is a `pattern` with a quantified group that itself repeats (`^(a+)+$`) checked here:
+ * a regular expression engine that backtracks takes exponential time on such a pattern, and one
+ * server's schema would stall every caller of the process; the server checks its own pattern.
  */
 
 import type { JsonSchema } from '../../connection/mcp-types.js';
@@ -60,6 +62,7 @@ function relax(node: unknown, depth: number): unknown {
     }
     if (map !== undefined) set(key, map);
   }
+  if (typeof node.pattern === 'string' && repeatsARepetition(node.pattern)) copy = withoutKey(copy ?? node, 'pattern');
   const required = node.required;
   const properties = node.properties;
   if (Array.isArray(required) && isRecord(properties)) {
@@ -67,6 +70,37 @@ function relax(node: unknown, depth: number): unknown {
     if (kept.length !== required.length) set('required', kept);
   }
   return copy ?? node;
+}
+
+/**
+ * True when `pattern` repeats a group that holds a repetition (`(a+)+`, `(\\w*\\s?)*`, `(x{2,})*`): the
+ * shape whose backtracking is exponential. Escapes and character classes are skipped.
+ */
+export function repeatsARepetition(pattern: string): boolean {
+  // Per open group: whether it holds a repetition.
+  const groups: boolean[] = [];
+  for (let index = 0; index < pattern.length; index++) {
+    const character = pattern[index];
+    if (character === '\\') {
+      index++;
+      continue;
+    }
+    if (character === '[') {
+      while (index < pattern.length && pattern[index] !== ']') index += pattern[index] === '\\' ? 2 : 1;
+      continue;
+    }
+    if (character === '(') groups.push(false);
+    else if (character === ')') {
+      const inner = groups.pop() ?? false;
+      const next = pattern[index + 1];
+      const repeated = next === '+' || next === '*' || (next === '{' && /^\{\d*,/.test(pattern.slice(index + 1)));
+      if (inner && repeated) return true;
+      if (groups.length > 0 && (inner || repeated)) groups[groups.length - 1] = true;
+    } else if (character === '+' || character === '*' || (character === '{' && /^\{\d*,/.test(pattern.slice(index)))) {
+      if (groups.length > 0) groups[groups.length - 1] = true;
+    }
+  }
+  return false;
 }
 
 function hasDefault(schema: unknown): boolean {
