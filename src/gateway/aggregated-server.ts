@@ -153,7 +153,9 @@ export function createAggregatedServer(options: AggregatedServerOptions): Server
   server.setRequestHandler('resources/read', async (request, ctx) => {
     try {
       const client = host.client();
-      if (host.toolGate?.servesPromptsOf(client) !== undefined) requireShown(host.toolGate, client, (await resourceOwner(client, request.params.uri)).server, () => noResource(request.params.uri));
+      // On a named endpoint only (where the owner decides), the owner is found once and judged once.
+      const serves = host.toolGate?.servesPromptsOf(client);
+      if (serves !== undefined && !serves((await resourceOwner(client, request.params.uri)).server)) throw noResource(request.params.uri);
       return toWireReadResult(await client.readResource(request.params.uri, { signal: ctx.mcpReq.signal }));
     } catch (error) {
       throw toProtocolError(error);
