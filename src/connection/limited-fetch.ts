@@ -4,7 +4,10 @@
  * line of it (one event's `data:`) may pass {@link MAX_HTTP_MESSAGE_BYTES}, and neither may a JSON body.
  * Without a bound, a server that answers with a line that never ends grew the process by gigabytes until
  * V8 aborted it — in a gateway, one tenant's server taking down every user's calls. Past the bound the
- * answer's stream errors with a clear SERVER_REQUEST_FAILED and the connection to the server is dropped.
+ * connection to the server is dropped and the requests of that POST fail at once with a clear
+ * SERVER_REQUEST_FAILED: an event stream ends with a JSON-RPC error for each of them (the SDK transport
+ * only reports a broken stream, so the call used to wait for its deadline), a JSON body errors (its
+ * send fails the request).
  */
 
 import type { FetchLike } from '@modelcontextprotocol/client';
@@ -14,6 +17,8 @@ import { ErrorCode, SwitchboardError } from '../errors.js';
 export const MAX_HTTP_MESSAGE_BYTES = 32 * 1024 * 1024;
 
 const LINE_FEED = 0x0a;
+/** JSON-RPC's internal error: the failure is on the way, not in the server's handler. */
+const INTERNAL_ERROR = -32603;
 
 /** `fetch` with every answer's body bounded as above (`server` names the server in the error). */
 export function limitedFetch(fetch: FetchLike, server: string, maxBytes: number = MAX_HTTP_MESSAGE_BYTES): FetchLike {
@@ -29,7 +34,15 @@ export function limitedFetch(fetch: FetchLike, server: string, maxBytes: number 
           const lastLineFeed = perLine ? chunk.lastIndexOf(LINE_FEED) : -1;
           since = lastLineFeed === -1 ? since + chunk.length : chunk.length - lastLineFeed - 1;
           if (since > maxBytes) {
-            controller.error(new SwitchboardError(ErrorCode.ServerRequestFailed, `server "${server}" sent more than ${maxBytes} bytes ${perLine ? 'in one line of its event stream' : 'in one answer'}: the answer was dropped`, { server, hint: 'a server answers a request with less than that; check the server' }));
+            const what = `more than ${sizeText(maxBytes)} ${perLine ? 'in one line of its event stream' : 'in one answer'}`;
+            const ids = perLine ? requestIdsOf(init?.body) : [];
+            if (ids.length === 0) {
+              controller.error(new SwitchboardError(ErrorCode.ServerRequestFailed, `server "${server}" sent ${what}: the answer was dropped`, { server, hint: HINT }));
+              return;
+            }
+            // The blank line ends the cut event (its data does not parse and is dropped); then each request is answered with why.
+            controller.enqueue(new TextEncoder().encode(`\n\n${ids.map((id) => cutAnswer(id, what)).join('')}`));
+            controller.terminate();
             return;
           }
           controller.enqueue(chunk);
@@ -38,4 +51,34 @@ export function limitedFetch(fetch: FetchLike, server: string, maxBytes: number 
     );
     return new Response(bounded, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
+}
+
+const HINT = 'a server answers a request with less than that; check the server';
+
+/** `32 MiB` for a whole number of MiB, else bytes. */
+function sizeText(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
+}
+
+/** An SSE event answering request `id` with the JSON-RPC error of a cut answer. */
+function cutAnswer(id: string | number, what: string): string {
+  const error = { code: INTERNAL_ERROR, message: `the answer had ${what} and was dropped; ${HINT}` };
+  return `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id, error })}\n\n`;
+}
+
+/** The ids of the JSON-RPC requests in a POST body (one request or a batch); none for a GET or anything else. */
+function requestIdsOf(body: unknown): (string | number)[] {
+  if (typeof body !== 'string') return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return [];
+  }
+  const ids: (string | number)[] = [];
+  for (const item of Array.isArray(parsed) ? parsed : [parsed]) {
+    const { id, method } = (typeof item === 'object' && item !== null ? item : {}) as { id?: unknown; method?: unknown };
+    if (typeof method === 'string' && (typeof id === 'string' || typeof id === 'number')) ids.push(id);
+  }
+  return ids;
 }

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ServerConnection } from '../../src/connection/server-connection.js';
 import { RESPONSE_STREAM_LINGER_MS } from '../../src/connection/request-streams.js';
 import { MAX_HTTP_MESSAGE_BYTES } from '../../src/connection/limited-fetch.js';
-import { ErrorCode } from '../../src/errors.js';
+import { ErrorCode, isSwitchboardError } from '../../src/errors.js';
 import { codeOf } from '../helpers/code-of.js';
 import { specOf } from '../helpers/fixtures.js';
 import { startEndlessStreamServer, type EndlessStreamFixture } from '../fixtures/servers/endless-stream-server.mjs';
@@ -81,19 +81,30 @@ describe.each([
   });
 });
 
-test('an answer whose line never ends is cut off at the bound: the process stays small and the connection serves on', async () => {
-  const connection = new ServerConnection(specOf('flooding', { url: fixture.url, transport: 'http', protocol: 'legacy', callTimeout: '3s' }));
-  await connection.connect();
-  try {
-    const before = process.memoryUsage().rss;
-    // The stream is cut at the bound (the SDK transport reports it as a stream error), so the call ends at its deadline.
-    expect(await codeOf(connection.callTool('flood', {}))).toBe(ErrorCode.RequestTimeout);
-    // The server wrote about the bound, not the 256 MiB it would have; the process kept its size.
-    expect(fixture.bytesFlooded()).toBeGreaterThan(MAX_HTTP_MESSAGE_BYTES);
-    expect(fixture.bytesFlooded()).toBeLessThan(MAX_HTTP_MESSAGE_BYTES * 3);
-    expect(process.memoryUsage().rss - before).toBeLessThan(MAX_HTTP_MESSAGE_BYTES * 6);
-    expect(JSON.stringify((await connection.callTool('echo', { message: 'after' })).content)).toContain('echo: after');
-  } finally {
-    await connection.close();
-  }
-}, 60_000);
+describe.each([
+  ['2025 session', 'legacy'],
+  ['2026-07-28', 'auto'],
+] as const)('%s: an answer past the bound', (_label, protocol) => {
+  test.each([
+    ['an event whose line never ends', 'flood'],
+    ['a JSON body that never ends', 'flood_json'],
+  ])('%s is cut off at the bound: the call fails at once, the process stays small and the connection serves on', async (_shape, tool) => {
+    // A deadline far past the test's own: a call that waited for it (the stream cut, the request left pending) fails the test.
+    const connection = new ServerConnection(specOf('flooding', { url: fixture.url, transport: 'http', protocol, callTimeout: '10m' }));
+    await connection.connect();
+    try {
+      const before = process.memoryUsage().rss;
+      const flooded = fixture.bytesFlooded();
+      const failure: unknown = await connection.callTool(tool, {}).catch((error: unknown) => error);
+      expect(isSwitchboardError(failure) ? failure.code : failure).toBe(ErrorCode.ServerRequestFailed);
+      expect((failure as Error).message).toMatch(/more than 32 MiB in one (line of its event stream|answer)/);
+      // The server wrote about the bound, not the 256 MiB it would have; the process kept its size.
+      expect(fixture.bytesFlooded() - flooded).toBeGreaterThan(MAX_HTTP_MESSAGE_BYTES);
+      expect(fixture.bytesFlooded() - flooded).toBeLessThan(MAX_HTTP_MESSAGE_BYTES * 3);
+      expect(process.memoryUsage().rss - before).toBeLessThan(MAX_HTTP_MESSAGE_BYTES * 6);
+      expect(JSON.stringify((await connection.callTool('echo', { message: 'after' })).content)).toContain('echo: after');
+    } finally {
+      await connection.close();
+    }
+  }, 60_000);
+});
