@@ -127,7 +127,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     .option('--user <name>', 'With --stdio: whose servers to serve (default: the administrator)')
     .option('--endpoint <name>', 'With --stdio: serve this named endpoint (as /mcp/e/NAME) instead of the user\'s /mcp')
     .option('--allowed-host <name>', 'Also answer to this Host name (repeatable; loopback names always)')
-    .option('--allowed-origin <origin>', 'Also accept browser requests from this origin (repeatable)')
+    .option('--allowed-origin <origin>', 'Also accept browser requests from this origin (repeatable; a bare host name: on any port)')
     .option('--limit <name=value>', 'Set a session, stream or connection limit, e.g. maxSessionsPerUser=200 (repeatable; see docs/api.md)')
     .option('--public-url <url>', "The gateway's public address (the OAuth issuer; /mcp under it is the resource), e.g. https://mcp.example.com (default: the listening URL)")
     .option('--no-oauth', 'Turn off the built-in OAuth authorization server (static API tokens only)')

@@ -34,12 +34,42 @@ describe('the Origin check', () => {
   });
 
   test('loopback and allowed origins pass; another site is refused', () => {
-    expect(check(request({ host: '127.0.0.1', origin: 'http://127.0.0.1:7410' }))).toBeUndefined();
-    expect(check(request({ host: '127.0.0.1', origin: 'http://localhost:3000' }))).toBeUndefined();
+    expect(check(request({ host: '127.0.0.1:7410', origin: 'http://127.0.0.1:7410' }))).toBeUndefined();
+    expect(check(request({ host: 'localhost:7410', origin: 'http://127.0.0.1:7410' }))).toBeUndefined();
     expect(check(request({ host: '127.0.0.1', origin: 'https://dashboard.example' }))).toBeUndefined();
     const refusal = check(request({ host: '127.0.0.1', origin: 'https://evil.example' }));
     expect(refusal?.message).toContain('Invalid Origin: evil.example');
     expect(check(request({ host: '127.0.0.1', origin: 'null' }))?.code).toBe('FORBIDDEN');
+  });
+});
+
+describe("the Origin check on the gateway's own names: the port counts", () => {
+  const check = createHostCheck({ allowedHosts: ['gateway.internal'], allowedOrigins: ['http://localhost:6274', 'tools.example'] });
+
+  test('a page of another program on the same machine (another port) is refused, and told how to allow it', () => {
+    for (const origin of ['http://localhost:3000', 'http://127.0.0.1:3000', 'http://[::1]:3000', 'http://localhost']) {
+      const refusal = check(request({ host: 'localhost:7410', origin }));
+      expect(refusal?.code, origin).toBe('FORBIDDEN');
+      expect(refusal?.message, origin).toContain('the request was sent to localhost:7410');
+      expect(refusal?.hint).toContain('--allowed-origin');
+    }
+    expect(check(request({ host: 'gateway.internal:7410', origin: 'http://gateway.internal:8080' }))?.code).toBe('FORBIDDEN');
+  });
+
+  test("the port the request was sent to passes; without one in Host, only the scheme's default port does", () => {
+    expect(check(request({ host: 'localhost:7410', origin: 'http://localhost:7410' }))).toBeUndefined();
+    expect(check(request({ host: '[::1]:7410', origin: 'http://[::1]:7410' }))).toBeUndefined();
+    // Behind a TLS proxy that keeps Host: the page is https on 443.
+    expect(check(request({ host: 'gateway.internal', origin: 'https://gateway.internal' }))).toBeUndefined();
+    expect(check(request({ host: 'gateway.internal:443', origin: 'https://gateway.internal' }))).toBeUndefined();
+    expect(check(request({ host: 'gateway.internal', origin: 'https://gateway.internal:8443' }))?.code).toBe('FORBIDDEN');
+  });
+
+  test('--allowed-origin: an origin allows itself exactly, a bare name any port', () => {
+    expect(check(request({ host: 'localhost:7410', origin: 'http://localhost:6274' }))).toBeUndefined();
+    expect(check(request({ host: 'localhost:7410', origin: 'http://localhost:6275' }))?.code).toBe('FORBIDDEN');
+    expect(check(request({ host: 'localhost:7410', origin: 'https://tools.example:9000' }))).toBeUndefined();
+    expect(check(request({ host: 'localhost:7410', origin: 'http://tools.example' }))).toBeUndefined();
   });
 });
 

@@ -131,7 +131,11 @@ describe('CORS, limits and methods', () => {
   test('no route grants CORS, not even to a preflight', async () => {
     const preflight = await gateway.api('/mcp', { token: null, method: 'OPTIONS', headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST' } });
     expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
-    const answer = await gateway.api('/api/me', { headers: { origin: 'http://localhost:3000' } });
+    // A page of another local program (another port) is refused outright; the gateway's own origin gets no CORS header either.
+    const foreign = await gateway.api('/api/me', { headers: { origin: 'http://localhost:3000' } });
+    expect(foreign.status).toBe(403);
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+    const answer = await gateway.api('/api/me', { headers: { origin: new URL(gateway.url).origin } });
     expect(answer.status).toBe(200);
     expect(answer.headers.get('access-control-allow-origin')).toBeNull();
   });
