@@ -19,6 +19,7 @@ class FakeSource extends TypedEmitter<Events> implements CallLeaseSource {
   failTakes = false;
   /** Runs during a refused take, before its answer arrives. */
   duringRefusal: (() => void) | undefined;
+  readonly clock = { now: (): number => Date.now() };
   readonly callLeases = {
     shared: true,
     take: async (request: CallLeaseRequest): Promise<{ taken: boolean; held: number }> => {

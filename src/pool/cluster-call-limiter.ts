@@ -44,6 +44,8 @@ export interface ClusterMembership {
 /** What the limiter needs of the registry. */
 export interface CallLeaseSource {
   readonly callLeases: Pick<CallLeaseStore, 'shared' | 'take' | 'release' | 'adopt' | 'renew' | 'forgetExpired'>;
+  /** The database's clock: leases are compared across replicas, so never by this host's own. */
+  readonly clock: { now(): number };
   on(event: 'call-lease-released', listener: (event: ServerRegistryEvents['call-lease-released']) => void): unknown;
   off(event: 'call-lease-released', listener: (event: ServerRegistryEvents['call-lease-released']) => void): unknown;
 }
@@ -174,7 +176,7 @@ export class ClusterCallLimiter implements CallGate {
       const seen = taking.releases;
       let answer: { taken: boolean; held: number };
       try {
-        const now = Date.now();
+        const now = this.#source.clock.now();
         answer = await this.#source.callLeases.take({ id, userId: user.id, replicaId, limit, nowMs: now, expiresMs: now + this.#leaseTtlMs, liveSince: new Date(now - this.#membership.replicaExpiryMs) });
       } catch (error) {
         if (!this.#failing) this.#logger.warn('cannot take a call lease: calls run under this replica\'s own limit until the database answers', { error: String(error) });
@@ -262,7 +264,7 @@ export class ClusterCallLimiter implements CallGate {
     const replicaId = this.#membership.replicaId();
     const calls = [...this.#unleased].filter((call) => call.leaseId === undefined);
     if (calls.length === 0 || replicaId === undefined || !this.applies(1)) return;
-    const expiresMs = Date.now() + this.#leaseTtlMs;
+    const expiresMs = this.#source.clock.now() + this.#leaseTtlMs;
     const leases = calls.map((call) => ({ id: randomUUID(), userId: call.userId, replicaId, expiresMs }));
     try {
       await this.#source.callLeases.adopt(leases);
@@ -286,7 +288,7 @@ export class ClusterCallLimiter implements CallGate {
   async #renew(): Promise<void> {
     const byReplica = new Map<string, string[]>();
     for (const [id, replicaId] of this.#held) byReplica.set(replicaId, [...(byReplica.get(replicaId) ?? []), id]);
-    const now = Date.now();
+    const now = this.#source.clock.now();
     try {
       for (const [replicaId, ids] of byReplica) await this.#source.callLeases.renew(replicaId, ids, now + this.#leaseTtlMs);
       if (++this.#renewals % FORGET_EVERY_RENEWALS === 0) await this.#source.callLeases.forgetExpired(now - FORGET_EXPIRED_AFTER_MS);

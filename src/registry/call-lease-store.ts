@@ -54,7 +54,7 @@ export class CallLeaseStore {
   }
 
   /** Gives a lease back (announcing it when the user was at `limit`). Releasing a lease twice is harmless. */
-  async release(id: string, limit: number, nowMs: number = Date.now()): Promise<void> {
+  async release(id: string, limit: number, nowMs: number = this.#context.clock.now()): Promise<void> {
     this.#requireShared();
     await sql`select switchboard_release_call_lease(${id}, ${limit}, ${nowMs})`.execute(this.#context.db);
   }
@@ -85,7 +85,7 @@ export class CallLeaseStore {
   }
 
   /** The unexpired leases of `userId` (for tests and `/api/cluster`). */
-  async count(userId: string, nowMs: number = Date.now()): Promise<number> {
+  async count(userId: string, nowMs: number = this.#context.clock.now()): Promise<number> {
     const row = await this.#context.db.selectFrom('call_leases').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).where(sql<boolean>`expires_ms > ${nowMs}`).executeTakeFirst();
     return Number(row?.n ?? 0);
   }

@@ -28,9 +28,16 @@ export class ClusterStore {
     this.#publishEnded = publishEnded;
   }
 
-  /** Records that replica `id` is alive now (inserted on its first beat). */
-  async heartbeat(replica: { id: string; url: string | undefined; startedAt: string }, now: Date = new Date()): Promise<void> {
-    const seen = timestamp(now);
+  /**
+   * Records that replica `id` is alive now (inserted on its first beat), on the database's clock,
+   * which each beat measures again: every time the replicas compare is the database's. `at`: a beat
+   * recorded as made then (a test's long-gone replica).
+   */
+  async heartbeat(replica: { id: string; url: string | undefined; startedAt: string }, at?: Date): Promise<void> {
+    const clock = this.#context.clock;
+    const before = clock.offsetMs;
+    if (at === undefined && (await clock.sync())) this.#context.logger.info("this replica's clock differs from the database's; cluster times follow the database", { replica: replica.id, offsetMs: clock.offsetMs, previousOffsetMs: before });
+    const seen = timestamp(at ?? clock.date());
     await this.#context.db
       .insertInto('replicas')
       .values({ id: replica.id, url: replica.url ?? null, started_at: replica.startedAt, last_seen: seen })
@@ -39,7 +46,7 @@ export class ClusterStore {
   }
 
   /** Replicas seen within `freshMs` of `now`, oldest first; rows older than `forgetMs` are deleted. */
-  async replicas(freshMs: number, forgetMs: number, now: Date = new Date()): Promise<ReplicaRecord[]> {
+  async replicas(freshMs: number, forgetMs: number, now: Date = this.#context.clock.date()): Promise<ReplicaRecord[]> {
     await this.#context.db.deleteFrom('replicas').where('last_seen', '<', timestamp(new Date(now.getTime() - forgetMs))).execute();
     const rows = await this.#context.db
       .selectFrom('replicas')
@@ -51,7 +58,7 @@ export class ClusterStore {
   }
 
   /** How many replicas were seen within `freshMs` of `now` (one cheap count per heartbeat). */
-  async liveCount(freshMs: number, now: Date = new Date()): Promise<number> {
+  async liveCount(freshMs: number, now: Date = this.#context.clock.date()): Promise<number> {
     const row = await this.#context.db
       .selectFrom('replicas')
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -66,7 +73,7 @@ export class ClusterStore {
   }
 
   /** Remembers that the session with this id digest ended, and tells the other replicas. */
-  async endSession(digest: string, userId: string, now: Date = new Date()): Promise<void> {
+  async endSession(digest: string, userId: string, now: Date = this.#context.clock.date()): Promise<void> {
     await this.#context.db
       .insertInto('ended_sessions')
       .values({ digest, user_id: userId, ended_at: timestamp(now) })

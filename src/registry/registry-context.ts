@@ -12,6 +12,7 @@ import type { RegistryBackend } from './open-database.js';
 import type { HostResolver } from './resolve-host.js';
 import type { RegistryChange, RegistryUser, UserRef } from './registry-types.js';
 import type { SecretBox } from './secret-box.js';
+import type { DatabaseClock } from './database-clock.js';
 import type { SqliteAuditInsert } from './sqlite-audit-insert.js';
 import { parsePolicy, type TenantPolicy } from './tenant-policy.js';
 import { parseStoredToolSearch } from './stored-tool-search.js';
@@ -20,6 +21,8 @@ import { parseStoredToolSearch } from './stored-tool-search.js';
 export interface RegistryContext {
   db: Kysely<RegistryDatabase>;
   backend: RegistryBackend;
+  /** The database's clock (what replicas compare shared times by). */
+  clock: DatabaseClock;
   /** The audit batch insert on SQLite's own connection (absent on PostgreSQL, which goes through `db`). */
   sqliteAudit?: SqliteAuditInsert;
   box: SecretBox;

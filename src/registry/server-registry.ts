@@ -27,6 +27,7 @@ import { AuditStore } from './audit-store.js';
 import { SqliteAuditInsert } from './sqlite-audit-insert.js';
 import { GroupStore } from './group-store.js';
 import { SqlBucketStore } from './rate-bucket-store.js';
+import { DatabaseClock } from './database-clock.js';
 import { ChangeFeed, DEFAULT_WATCH_INTERVAL_MS, type SessionMessageNotice } from './change-feed.js';
 import type { RegistryDatabase } from './database-schema.js';
 import { DEFAULT_DATABASE_PATH, databaseError, openDatabase, type OpenedDatabase, type RegistryBackend } from './open-database.js';
@@ -133,6 +134,8 @@ export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
   readonly replicaStats: ReplicaStatsStore;
   /** Leases of calls under users' concurrent-call limits, cluster-wide (PostgreSQL). */
   readonly callLeases: CallLeaseStore;
+  /** The database's clock, which the replicas of a cluster compare their leases and heartbeats by. */
+  readonly clock: DatabaseClock;
   /** 2025-era sessions' log levels and subscriptions, for the replicas that resume them. */
   readonly sessionStates: SessionStateStore;
   readonly #opened: OpenedDatabase;
@@ -175,9 +178,11 @@ export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
         if (this.#closing === undefined) this.emit('session-state-changed', { digest });
       },
     });
+    this.clock = new DatabaseClock(opened.db, opened.backend);
     const context: RegistryContext = {
       db: opened.db,
       backend: opened.backend,
+      clock: this.clock,
       ...(opened.sqlite === undefined ? {} : { sqliteAudit: new SqliteAuditInsert(opened.sqlite) }),
       box,
       logger: this.#logger,
@@ -229,6 +234,7 @@ export class ServerRegistry extends TypedEmitter<ServerRegistryEvents> {
       const box = await loadSecretBox(opened.db, secretKey, keyFile);
       const registry = new ServerRegistry(opened, box, keyFile, options);
       await sealClearSecrets({ db: opened.db, box, logger: options.logger ?? noopLogger });
+      await registry.clock.sync();
       if (options.watch !== false) await registry.#feed.start();
       return registry;
     } catch (error) {

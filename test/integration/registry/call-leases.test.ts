@@ -144,6 +144,34 @@ describe.skipIf(reason !== undefined)(`call leases on PostgreSQL${reason === und
     }
   });
 
+  test('a replica whose clock runs a minute ahead still counts the others\' leases, and its heartbeat is on the database\'s time', async () => {
+    const user = { id: `u-${randomUUID()}`, name: 'skewed' };
+    const onA = new ClusterCallLimiter(a, membership('ra', () => 2), { logger: noopLogger });
+    const onB = new ClusterCallLimiter(b, membership('rb', () => 2), { logger: noopLogger });
+    const realNow = Date.now;
+    try {
+      await a.cluster.heartbeat({ id: 'ra', url: undefined, startedAt: new Date().toISOString() });
+      let hold: (() => void) | undefined;
+      const holding = onA.run(user, 1, () => new Promise<void>((resolve) => (hold = resolve)), { waitMs: 5_000 });
+      await waitFor(() => hold !== undefined, 5_000, 'a call on A holding the only place');
+      // From here this process is a host whose clock is a minute ahead (replica B's); its heartbeat measures the difference.
+      Date.now = () => realNow() + 60_000;
+      await b.cluster.heartbeat({ id: 'rb', url: undefined, startedAt: new Date().toISOString() });
+      expect(b.clock.offsetMs).toBeLessThan(-55_000);
+      const refused = await onB.run(user, 1, async () => 'ran', { waitMs: 300 }).catch((error: unknown) => error);
+      expect(refused).toMatchObject({ code: 'LIMIT_EXCEEDED', details: { limit: 1, scope: 'cluster' } });
+      const seen = (await a.cluster.replicas(EXPIRY_MS, 600_000, new Date(realNow()))).find((replica) => replica.id === 'rb');
+      expect(Math.abs(Date.parse(seen?.lastSeen ?? '') - realNow())).toBeLessThan(5_000);
+      hold?.();
+      await holding;
+    } finally {
+      Date.now = realNow;
+      await b.clock.sync();
+      onA.close();
+      onB.close();
+    }
+  });
+
   test('a call that started while its replica was alone gets a lease once another replica is live, and gives it back when it ends', async () => {
     const user = { id: `u-${randomUUID()}`, name: 'early' };
     let live = 1;
