@@ -5,7 +5,8 @@
  * their schemas, also lists the property as required): @playwright/mcp's `browser_take_screenshot`
  * requires `scale`, defaults it to `"css"`, and accepts `{}`. So a required property that has a
  * default is not required here. The arguments themselves are never changed: the server applies its
- * own default. Nor is a `pattern` with a quantified group that itself repeats (`^(a+)+$`) checked here:
+ * own default. Nor is a `pattern` with a quantified group that itself repeats (`^(a+)+$`) or offers
+ * alternatives that may match the same text (`^(a|aa)+$`) checked here:
  * a regular expression engine that backtracks takes exponential time on such a pattern, and one
  * server's schema would stall every caller of the process; the server checks its own pattern.
  */
@@ -62,7 +63,7 @@ function relax(node: unknown, depth: number): unknown {
     }
     if (map !== undefined) set(key, map);
   }
-  if (typeof node.pattern === 'string' && repeatsARepetition(node.pattern)) copy = withoutKey(copy ?? node, 'pattern');
+  if (typeof node.pattern === 'string' && backtracksExponentially(node.pattern)) copy = withoutKey(copy ?? node, 'pattern');
   const required = node.required;
   const properties = node.properties;
   if (Array.isArray(required) && isRecord(properties)) {
@@ -72,33 +73,80 @@ function relax(node: unknown, depth: number): unknown {
   return copy ?? node;
 }
 
+/** What the scan of a pattern knows of one open group. */
+interface GroupScan {
+  /** It holds a repetition (`+`, `*`, `{n,}`), directly or in a group within. */
+  repeats: boolean;
+  /** The first character of each alternative, where it is a plain one. */
+  starts: string[];
+  /** Some alternative starts with something else (a class, an escape, a group, `.`) or is empty. */
+  unknownStart: boolean;
+  /** The next token starts an alternative. */
+  atStart: boolean;
+  alternatives: number;
+}
+
 /**
- * True when `pattern` repeats a group that holds a repetition (`(a+)+`, `(\\w*\\s?)*`, `(x{2,})*`): the
- * shape whose backtracking is exponential. Escapes and character classes are skipped.
+ * True when `pattern` repeats a group whose backtracking can be exponential: a group that holds a
+ * repetition (`(a+)+`, `(\\w*\\s?)*`, `(x{2,})*`), or a choice whose alternatives may match the same text
+ * (`(a|aa)+`, `(\\w|\\s)*`, `(ab|a)*`; told apart only when each starts with a different plain
+ * character, as in `(a|b)*`). Escapes and character classes are skipped.
  */
-export function repeatsARepetition(pattern: string): boolean {
-  // Per open group: whether it holds a repetition.
-  const groups: boolean[] = [];
+export function backtracksExponentially(pattern: string): boolean {
+  const groups: GroupScan[] = [];
+  const startsWith = (first: string | undefined): void => {
+    const group = groups[groups.length - 1];
+    if (group === undefined || !group.atStart) return;
+    group.atStart = false;
+    if (first === undefined) group.unknownStart = true;
+    else group.starts.push(first);
+  };
   for (let index = 0; index < pattern.length; index++) {
-    const character = pattern[index];
+    const character = pattern[index] as string;
     if (character === '\\') {
+      startsWith(undefined);
       index++;
       continue;
     }
     if (character === '[') {
+      startsWith(undefined);
       while (index < pattern.length && pattern[index] !== ']') index += pattern[index] === '\\' ? 2 : 1;
       continue;
     }
-    if (character === '(') groups.push(false);
-    else if (character === ')') {
-      const inner = groups.pop() ?? false;
+    if (character === '(') {
+      startsWith(undefined);
+      // `(?:`, `(?=`, `(?!`, `(?<=`, `(?<!`, `(?<name>`: the group's text starts after them.
+      const modifier = /^\?(?::|=|!|<=|<!|<[A-Za-z_$][\w$]*>)/.exec(pattern.slice(index + 1));
+      if (modifier !== null) index += modifier[0].length;
+      groups.push({ repeats: false, starts: [], unknownStart: false, atStart: true, alternatives: 1 });
+      continue;
+    }
+    if (character === '|') {
+      const group = groups[groups.length - 1];
+      if (group === undefined) continue;
+      if (group.atStart) group.unknownStart = true;
+      group.alternatives++;
+      group.atStart = true;
+      continue;
+    }
+    if (character === ')') {
+      const inner = groups.pop();
+      if (inner === undefined) continue;
+      if (inner.atStart) inner.unknownStart = true;
       const next = pattern[index + 1];
       const repeated = next === '+' || next === '*' || (next === '{' && /^\{\d*,/.test(pattern.slice(index + 1)));
-      if (inner && repeated) return true;
-      if (groups.length > 0 && (inner || repeated)) groups[groups.length - 1] = true;
-    } else if (character === '+' || character === '*' || (character === '{' && /^\{\d*,/.test(pattern.slice(index)))) {
-      if (groups.length > 0) groups[groups.length - 1] = true;
+      const ambiguous = inner.alternatives > 1 && (inner.unknownStart || new Set(inner.starts).size < inner.starts.length);
+      if (repeated && (inner.repeats || ambiguous)) return true;
+      const outer = groups[groups.length - 1];
+      if (outer !== undefined && (inner.repeats || repeated)) outer.repeats = true;
+      continue;
     }
+    if (character === '+' || character === '*' || (character === '{' && /^\{\d*,/.test(pattern.slice(index)))) {
+      const group = groups[groups.length - 1];
+      if (group !== undefined) group.repeats = true;
+      continue;
+    }
+    startsWith(character === '.' || character === '^' || character === '$' ? undefined : character);
   }
   return false;
 }
