@@ -1,7 +1,7 @@
 /**
  * @module connection/limited-fetch
  * A fetch for the HTTP transports whose answers are bounded: an SSE stream may run for hours, but no
- * line of it (one event's `data:`) may pass {@link MAX_HTTP_MESSAGE_BYTES}, and neither may a JSON body.
+ * event of it may pass {@link MAX_HTTP_MESSAGE_BYTES}, and neither may a JSON body.
  * Without a bound, a server that answers with a line that never ends grew the process by gigabytes until
  * V8 aborted it — in a gateway, one tenant's server taking down every user's calls. Past the bound the
  * connection to the server is dropped and the requests of that POST fail at once with a clear
@@ -12,11 +12,11 @@
 
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { ErrorCode, SwitchboardError } from '../errors.js';
+import { SseEventBytes } from './sse-event-bytes.js';
 
-/** Longest line of an SSE answer, and longest JSON answer, from an HTTP server. @default 32 MiB */
+/** Longest event of an SSE answer, and longest JSON answer, from an HTTP server. @default 32 MiB */
 export const MAX_HTTP_MESSAGE_BYTES = 32 * 1024 * 1024;
 
-const LINE_FEED = 0x0a;
 /** JSON-RPC's internal error: the failure is on the way, not in the server's handler. */
 const INTERNAL_ERROR = -32603;
 
@@ -25,17 +25,16 @@ export function limitedFetch(fetch: FetchLike, server: string, maxBytes: number 
   return async (input, init) => {
     const response = await fetch(input, init);
     if (response.body === null) return response;
-    // A JSON body counts whole (it may be pretty-printed); an event stream line by line.
-    const perLine = (response.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream');
-    let since = 0;
+    // A JSON body counts whole (it may be pretty-printed); an event stream event by event.
+    const events = (response.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream') ? new SseEventBytes() : undefined;
+    let whole = 0;
     const bounded = response.body.pipeThrough(
       new TransformStream<Uint8Array, Uint8Array>({
         transform(chunk, controller) {
-          const lastLineFeed = perLine ? chunk.lastIndexOf(LINE_FEED) : -1;
-          since = lastLineFeed === -1 ? since + chunk.length : chunk.length - lastLineFeed - 1;
-          if (since > maxBytes) {
-            const what = `more than ${sizeText(maxBytes)} ${perLine ? 'in one line of its event stream' : 'in one answer'}`;
-            const ids = perLine ? requestIdsOf(init?.body) : [];
+          const size = events === undefined ? (whole += chunk.length) : events.add(chunk);
+          if (size > maxBytes) {
+            const what = `more than ${sizeText(maxBytes)} ${events === undefined ? 'in one answer' : 'in one event of its event stream'}`;
+            const ids = events === undefined ? [] : requestIdsOf(init?.body);
             if (ids.length === 0) {
               controller.error(new SwitchboardError(ErrorCode.ServerRequestFailed, `server "${server}" sent ${what}: the answer was dropped`, { server, hint: HINT }));
               return;
