@@ -102,7 +102,8 @@ export class ReplicaHeartbeat {
   /** Ended sessions older than an id lives are forgotten (any replica may do it; deleting twice is harmless). */
   async #sweep(): Promise<void> {
     this.#lastSweep = Date.now();
-    await this.#cluster.forgetEndedBefore(new Date(this.#lastSweep - SESSION_MAX_AGE_MS));
+    // Ended sessions are stamped on the database's clock: judged by it too.
+    await this.#cluster.forgetEndedBefore(new Date(this.#cluster.now() - SESSION_MAX_AGE_MS));
   }
 
   async #beat(): Promise<void> {

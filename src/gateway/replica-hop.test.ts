@@ -9,7 +9,7 @@ const owner = randomUUID();
 const request: HopRequest = { method: 'POST', target: '/mcp', userId: 'u1', body: '{"jsonrpc":"2.0","id":1}' };
 
 function hopWith(replicas: ReplicaRecord[], fetchImpl: typeof fetch = fetch, hopKey = key): ReplicaHop {
-  return new ReplicaHop(randomUUID(), hopKey, { replicas: async () => replicas }, fetchImpl);
+  return new ReplicaHop(randomUUID(), hopKey, { replicas: async () => replicas, now: () => Date.now() }, fetchImpl);
 }
 
 describe('ReplicaHop', () => {
@@ -28,6 +28,21 @@ describe('ReplicaHop', () => {
     expect(hopWith([], fetch, randomBytes(32)).verify(header, request, now)).toBe(false);
     expect(hop.verify(`v1.${now}.${'A'.repeat(43)}`, request, now)).toBe(false);
     expect(hop.verify('forged', request, now)).toBe(false);
+  });
+
+  test("hops are timed on the database's clock: a replica whose own clock runs a minute ahead accepts a fresh hop", () => {
+    const realNow = Date.now;
+    // Both replicas read the database's time through their cluster store (as each heartbeat corrects it).
+    const databaseNow = (): number => realNow();
+    const signer = new ReplicaHop(randomUUID(), key, { replicas: async () => [], now: databaseNow });
+    const header = signer.sign(request);
+    try {
+      Date.now = () => realNow() + 60_000;
+      const skewed = new ReplicaHop(randomUUID(), key, { replicas: async () => [], now: databaseNow });
+      expect(skewed.verify(header, request)).toBe(true);
+    } finally {
+      Date.now = realNow;
+    }
   });
 
   test('the owner of a state is the replica id in front of it; states without one belong to nobody', () => {

@@ -60,11 +60,11 @@ export class ReplicaHop {
   /** This replica's id. */
   readonly replicaId: string;
   readonly #key: Buffer;
-  readonly #cluster: Pick<ClusterStore, 'replicas'>;
+  readonly #cluster: Pick<ClusterStore, 'replicas' | 'now'>;
   readonly #fetch: typeof fetch;
 
   /** `key`: 32 bytes from `ServerRegistry.derivedKey(HOP_KEY_PURPOSE)`. */
-  constructor(replicaId: string, key: Buffer, cluster: Pick<ClusterStore, 'replicas'>, fetchImpl: typeof fetch = fetch) {
+  constructor(replicaId: string, key: Buffer, cluster: Pick<ClusterStore, 'replicas' | 'now'>, fetchImpl: typeof fetch = fetch) {
     this.replicaId = replicaId;
     this.#key = key;
     this.#cluster = cluster;
@@ -77,13 +77,13 @@ export class ReplicaHop {
     return owner !== undefined && owner !== this.replicaId;
   }
 
-  /** The {@link HOP_HEADER} value for `request` made at `now`. */
-  sign(request: HopRequest, now: number = Date.now()): string {
+  /** The {@link HOP_HEADER} value for `request` made at `now` (the database's clock: replicas' own clocks may differ). */
+  sign(request: HopRequest, now: number = this.#cluster.now()): string {
     return `v1.${now}.${this.#mac(request, now)}`;
   }
 
   /** True when `header` is a hop of this cluster for exactly `request`, made less than {@link HOP_VALIDITY_MS} ago. */
-  verify(header: string, request: HopRequest, now: number = Date.now()): boolean {
+  verify(header: string, request: HopRequest, now: number = this.#cluster.now()): boolean {
     const match = /^v1\.(\d{1,15})\.([A-Za-z0-9_-]{43})$/.exec(header);
     if (match?.[1] === undefined || match[2] === undefined) return false;
     const made = Number(match[1]);

@@ -67,6 +67,11 @@ export class ClusterStore {
     return Number(row?.n ?? 0);
   }
 
+  /** Now on the database's clock (ms): what every time shared between replicas is written and judged by. */
+  now(): number {
+    return this.#context.clock.now();
+  }
+
   /** Removes replica `id` (at its shutdown). */
   async leave(id: string): Promise<void> {
     await this.#context.db.deleteFrom('replicas').where('id', '=', id).execute();

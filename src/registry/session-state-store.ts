@@ -32,7 +32,7 @@ export class SessionStateStore {
   }
 
   /** Stores the state of the session with id digest `digest` (and tells the other replicas, on PostgreSQL). */
-  async save(digest: string, userId: string, state: StoredSessionState, now: Date = new Date()): Promise<void> {
+  async save(digest: string, userId: string, state: StoredSessionState, now: Date = this.#context.clock.date()): Promise<void> {
     const values = { digest, user_id: userId, state: JSON.stringify(state), updated_at: timestamp(now) };
     if (this.#context.backend !== 'postgres') {
       await this.#context.db
