@@ -91,7 +91,12 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     if (!isWildcard(host) && !isLoopback(host)) allowedHosts.push(hostnameOf(host));
     // The other replicas address this one by its replica URL (the hop): that host is one of its own.
     if (replicaUrl !== undefined) allowedHosts.push(new URL(replicaUrl).hostname);
-    gateway = await Gateway.create({ ...options, registry, allowedHosts, logger });
+    // The public URL's own pages (sign-in, consent, the dashboard) post from its origin, also through a
+    // proxy that sends the gateway its internal address as Host.
+    const publicUrl = options.oauth === false ? undefined : options.oauth?.issuer;
+    // An issuer that is not a URL is refused with its reason when the OAuth server starts, below.
+    const allowedOrigins = [...(options.allowedOrigins ?? []), ...(publicUrl === undefined || !URL.canParse(publicUrl) ? [] : [new URL(publicUrl).origin])];
+    gateway = await Gateway.create({ ...options, registry, allowedHosts, allowedOrigins, logger });
     const app = createGatewayApp(gateway);
     // HTTP/1.0 probes (HAProxy's default health check) send no Host; without a default hostname the
     // adapter answers them 400 before the app runs. The Host check still refuses them off the probes.
