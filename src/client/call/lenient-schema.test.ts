@@ -34,12 +34,12 @@ test('never stricter: a relaxed `oneOf` becomes `anyOf`, and nothing under `not`
 });
 
 describe('patterns whose backtracking is exponential', () => {
-  test.each(['^(a+)+$', '(\\w*\\s?)*x', '^(x{2,})*$', '((ab)+c)+', '^([a-z]+\\d*)*$', '^(a|aa)+$', '^(\\w|\\s)*$', '(ab|a)*c', '^(a|)+$', '^(?:x|x)+$', '(.|a)*'])('%s is not checked here', (pattern) => {
+  test.each(['^(a+)+$', '(\\w*\\s?)*x', '^(x{2,})*$', '((ab)+c)+', '^([a-z]+\\d*)*$', '^(a|aa)+$', '^(\\w|\\s)*$', '(ab|a)*c', '^(a|)+$', '^(?:x|x)+$', '(.|a)*', '^(a?b|b)+$', '^(aa?)+$', '^(?:(a|aa))+$', '^((a|aa)b?)+$', '^(a|aa){40}$', '^(.*a){12}$'])('%s is not checked here', (pattern) => {
     expect(backtracksExponentially(pattern)).toBe(true);
     expect(toLenientSchema({ type: 'object', properties: { s: { type: 'string', pattern } } })).toEqual({ type: 'object', properties: { s: { type: 'string' } } });
   });
 
-  test.each(['^[a-z0-9-]{1,40}$', '^(ab)+$', '^\\(a+\\)+$', '^[(a+)+]$', '^(\\d{3})-(\\d{4})$', '^(a|b)*c+$', '^(foo|bar)+$', '^(?:x|y)+$', '^(https?|ftp)://[^ ]+$', '^(a|aa)$'])('%s is kept', (pattern) => {
+  test.each(['^[a-z0-9-]{1,40}$', '^(ab)+$', '^\\(a+\\)+$', '^[(a+)+]$', '^(\\d{3})-(\\d{4})$', '^(a|b)*c+$', '^(foo|bar)+$', '^(?:x|y)+$', '^(https?|ftp)://[^ ]+$', '^(a|aa)$', '^(ab){2}$', '^(\\+?\\d{1,3})?[0-9 ]{6,20}$', '^([a-z]{2})-([A-Z]{2})$'])('%s is kept', (pattern) => {
     expect(backtracksExponentially(pattern)).toBe(false);
     const schema = { type: 'object', properties: { s: { type: 'string', pattern } } };
     expect(toLenientSchema(schema)).toBe(schema);

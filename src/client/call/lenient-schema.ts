@@ -75,80 +75,116 @@ function relax(node: unknown, depth: number): unknown {
 
 /** What the scan of a pattern knows of one open group. */
 interface GroupScan {
-  /** It holds a repetition (`+`, `*`, `{n,}`), directly or in a group within. */
-  repeats: boolean;
-  /** The first character of each alternative, where it is a plain one. */
+  /** It can match text of more than one length in more than one way: a repetition or an optional atom (`+`, `*`, `?`, `{n,m}`), or a choice that may match the same text, directly or in a group within. */
+  varies: boolean;
+  /** The first character of each alternative, where it is a plain one that must match. */
   starts: string[];
-  /** Some alternative starts with something else (a class, an escape, a group, `.`) or is empty. */
+  /** Some alternative starts with something else (a class, an escape, a group, `.`, an optional atom) or is empty. */
   unknownStart: boolean;
   /** The next token starts an alternative. */
   atStart: boolean;
+  /** Atoms in the current alternative so far. */
+  atoms: number;
   alternatives: number;
 }
 
+/** A fixed count this large after a group is treated as a repetition (`(a|aa){40}` backtracks as `+` does). */
+const LARGE_COUNT = 10;
+
 /**
  * True when `pattern` repeats a group whose backtracking can be exponential: a group that holds a
- * repetition (`(a+)+`, `(\\w*\\s?)*`, `(x{2,})*`), or a choice whose alternatives may match the same text
- * (`(a|aa)+`, `(\\w|\\s)*`, `(ab|a)*`; told apart only when each starts with a different plain
- * character, as in `(a|b)*`). Escapes and character classes are skipped.
+ * repetition or an optional atom (`(a+)+`, `(\\w*\\s?)*`, `(aa?)+`, `(x{2,})*`), or a choice whose
+ * alternatives may match the same text (`(a|aa)+`, `(\\w|\\s)*`, `(ab|a)*`, `(a?b|b)+`; told apart only
+ * when each starts with a different plain character that must match, as in `(a|b)*`), also within
+ * another group (`((a|aa)b?)+`). A count of {@link LARGE_COUNT} or more is a repetition. Escapes and
+ * character classes are skipped. Safe patterns may be caught too: they are then only left to the server.
  */
 export function backtracksExponentially(pattern: string): boolean {
   const groups: GroupScan[] = [];
-  const startsWith = (first: string | undefined): void => {
-    const group = groups[groups.length - 1];
-    if (group === undefined || !group.atStart) return;
+  const top = (): GroupScan | undefined => groups[groups.length - 1];
+  /** An atom: `first` is its character when it is a plain one. */
+  const atom = (first: string | undefined): void => {
+    const group = top();
+    if (group === undefined) return;
+    group.atoms++;
+    if (!group.atStart) return;
     group.atStart = false;
     if (first === undefined) group.unknownStart = true;
     else group.starts.push(first);
   };
+  /** A quantifier after the last atom: `optional` when it may match nothing, `varies` when the atom may match more than one length. */
+  const quantified = (optional: boolean, varies: boolean): void => {
+    const group = top();
+    if (group === undefined) return;
+    if (varies) group.varies = true;
+    // The alternative's first atom may be absent: it may start with whatever follows.
+    if (optional && group.atoms === 1) group.unknownStart = true;
+  };
   for (let index = 0; index < pattern.length; index++) {
     const character = pattern[index] as string;
     if (character === '\\') {
-      startsWith(undefined);
+      atom(undefined);
       index++;
       continue;
     }
     if (character === '[') {
-      startsWith(undefined);
+      atom(undefined);
       while (index < pattern.length && pattern[index] !== ']') index += pattern[index] === '\\' ? 2 : 1;
       continue;
     }
     if (character === '(') {
-      startsWith(undefined);
       // `(?:`, `(?=`, `(?!`, `(?<=`, `(?<!`, `(?<name>`: the group's text starts after them.
       const modifier = /^\?(?::|=|!|<=|<!|<[A-Za-z_$][\w$]*>)/.exec(pattern.slice(index + 1));
       if (modifier !== null) index += modifier[0].length;
-      groups.push({ repeats: false, starts: [], unknownStart: false, atStart: true, alternatives: 1 });
+      groups.push({ varies: false, starts: [], unknownStart: false, atStart: true, atoms: 0, alternatives: 1 });
       continue;
     }
     if (character === '|') {
-      const group = groups[groups.length - 1];
+      const group = top();
       if (group === undefined) continue;
       if (group.atStart) group.unknownStart = true;
       group.alternatives++;
       group.atStart = true;
+      group.atoms = 0;
       continue;
     }
     if (character === ')') {
       const inner = groups.pop();
       if (inner === undefined) continue;
       if (inner.atStart) inner.unknownStart = true;
-      const next = pattern[index + 1];
-      const repeated = next === '+' || next === '*' || (next === '{' && /^\{\d*,/.test(pattern.slice(index + 1)));
       const ambiguous = inner.alternatives > 1 && (inner.unknownStart || new Set(inner.starts).size < inner.starts.length);
-      if (repeated && (inner.repeats || ambiguous)) return true;
-      const outer = groups[groups.length - 1];
-      if (outer !== undefined && (inner.repeats || repeated)) outer.repeats = true;
+      const count = countAt(pattern, index + 1);
+      const repeated = count !== undefined && (count.max === undefined || count.min >= LARGE_COUNT);
+      if (repeated && (inner.varies || ambiguous)) return true;
+      // The group is an atom of the one around it: one that starts with a group has an unknown start.
+      atom(undefined);
+      const outer = top();
+      if (outer !== undefined && (inner.varies || ambiguous)) outer.varies = true;
+      if (count !== undefined) quantified(count.min === 0, count.max !== count.min);
       continue;
     }
-    if (character === '+' || character === '*' || (character === '{' && /^\{\d*,/.test(pattern.slice(index)))) {
-      const group = groups[groups.length - 1];
-      if (group !== undefined) group.repeats = true;
+    const count = countAt(pattern, index);
+    if (count !== undefined) {
+      quantified(count.min === 0, count.max !== count.min);
       continue;
     }
-    startsWith(character === '.' || character === '^' || character === '$' ? undefined : character);
+    atom(character === '.' || character === '^' || character === '$' ? undefined : character);
   }
   return false;
+}
+
+/** The quantifier at `index` (`+`, `*`, `?`, `{n}`, `{n,}`, `{n,m}`), as its least and most counts (most undefined: no bound). */
+function countAt(pattern: string, index: number): { min: number; max: number | undefined } | undefined {
+  const character = pattern[index];
+  if (character === '+') return { min: 1, max: undefined };
+  if (character === '*') return { min: 0, max: undefined };
+  if (character === '?') return { min: 0, max: 1 };
+  if (character !== '{') return undefined;
+  const braces = /^\{(\d+)(,(\d*))?\}/.exec(pattern.slice(index));
+  if (braces === null) return undefined;
+  const min = Number(braces[1]);
+  if (braces[2] === undefined) return { min, max: min };
+  return { min, max: braces[3] === '' ? undefined : Number(braces[3]) };
 }
 
 function hasDefault(schema: unknown): boolean {
