@@ -15,6 +15,7 @@ import { chromiumMissing, launchChromium } from '../helpers/chromium.js';
 import { ROOT } from '../helpers/fixtures.js';
 import { connectV2, startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { backendsToTest, createTestDatabase, type TestDatabase } from '../helpers/registry-backends.js';
+import { openLoginLink } from '../helpers/login-link.js';
 
 const pkg = (name: string): string => resolve(ROOT, `node_modules/@modelcontextprotocol/${name}/dist/index.js`);
 const missing = chromiumMissing();
@@ -42,7 +43,7 @@ for (const { kind, skip } of await backendsToTest()) {
       expect((await gateway.api('/api/endpoints/crm', { method: 'PUT', body: { servers: ['memory'], access: { users: ['sam'] }, approval: { writes: true, timeoutSeconds: 60 } } })).status).toBe(201);
       page = await browser.context.newPage();
       page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-      await page.goto(`${gateway.url}/#token=${gateway.adminToken}`);
+      await openLoginLink(page, gateway.url, gateway.adminToken);
       await page.getByRole('link', { name: 'Approvals' }).click();
     }, 60_000);
 

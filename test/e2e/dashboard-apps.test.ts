@@ -19,6 +19,7 @@ import { FIXTURES } from '../helpers/fixtures.js';
 import { startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.js';
 import { connectV1 } from '../helpers/gateway.js';
 import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { openLoginLink } from '../helpers/login-link.js';
 
 const missing = chromiumMissing();
 const skip = missing !== undefined && process.env.CI !== 'true';
@@ -58,7 +59,7 @@ describe.skipIf(skip)(`dashboard: icons and MCP Apps${skip ? ` (skipped: ${missi
   afterAll(() => closeBrowserAndGateway(browser, gateway, dir), 30_000);
 
   test("the tool's icon shows in the list, and its app renders sandboxed", async () => {
-    await page.goto(`${gateway.url}/#token=${gateway.token}`);
+    await openLoginLink(page, gateway.url, gateway.token);
     await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Tools' }).click();
     const link = page.getByRole('link', { name: /show_weather/ });
     const icon = link.locator('img.tool-icon');

@@ -15,6 +15,7 @@ import { chromiumMissing, launchChromium } from '../helpers/chromium.js';
 import { closeBrowserAndGateway } from '../helpers/close-browser-and-gateway.js';
 import { FIXTURES } from '../helpers/fixtures.js';
 import { startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.js';
+import { openLoginLink } from '../helpers/login-link.js';
 
 const TOOL_COUNT = 100_000;
 const LAST_TOOL = `tool_${TOOL_COUNT - 1}`;
@@ -46,7 +47,7 @@ describe.skipIf(skip)(`dashboard with ${TOOL_COUNT} tools${skip ? ` (skipped: ${
   const rows = () => page.locator('ul.tools > li');
 
   test('the tools page is usable within a bounded wait and draws one page of rows; search and paging reach the last tool', async () => {
-    await page.goto(`${gateway.url}/#token=${gateway.token}`);
+    await openLoginLink(page, gateway.url, gateway.token);
     await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Tools' }).click();
     const status = page.getByRole('status').filter({ hasText: 'tools' });
     // Loading 100,000 tools (about 19 MB of JSON) is bounded; drawing them all took 20 s more.

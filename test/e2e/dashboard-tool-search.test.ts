@@ -16,6 +16,7 @@ import { closeBrowserAndGateway } from '../helpers/close-browser-and-gateway.js'
 import { bin } from '../helpers/fixtures.js';
 import { connectV1 } from '../helpers/gateway.js';
 import { startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.js';
+import { openLoginLink } from '../helpers/login-link.js';
 
 const missing = chromiumMissing();
 const skip = missing !== undefined && process.env.CI !== 'true';
@@ -45,7 +46,7 @@ describe.skipIf(skip)(`dashboard tool search${skip ? ` (skipped: ${missing})` : 
   const rows = () => page.locator('ul.tools > li');
 
   test('a search in words is ranked by the tool index; the user switches /mcp to search_tools + call_tool', async () => {
-    await page.goto(`${gateway.url}/#token=${gateway.token}`);
+    await openLoginLink(page, gateway.url, gateway.token);
     await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Tools' }).click();
     await rows().first().waitFor({ timeout: 10_000 });
     // "rename a file" is in no name or description as typed: only the index finds move_file.

@@ -1,7 +1,8 @@
 /**
  * The dashboard in a real browser (Debian's Chromium through playwright-core) against the real
  * gateway (`switchboard serve`, built CLI) with the kitchen-sink fixture as a shared server: the
- * one-time login link signs in and leaves the address bar; the demo server is ready; a tool that
+ * one-time login link asks whose account it opens, then signs in and leaves the address bar (a link
+ * with someone else's token, in a signed-in tab, can be turned down); the demo server is ready; a tool that
  * returns an image shows a loaded <img>; a tool's form marks missing arguments, and every kind of
  * result and a tool error render; the call appears in Activity; Metrics counts it; a call refused before
  * sending shows in Activity, in Metrics' Refused column and on its server's card; an admin adds a
@@ -92,8 +93,15 @@ describe.skipIf(skip)(`dashboard in Chromium${skip ? ` (skipped: ${missing})` : 
     await shot('sign-in-refused');
   });
 
-  test('the login link signs in, leaves the address bar, and the demo server is ready', async () => {
+  test('the login link first asks whose account it opens (nothing stored yet), then signs in, leaves the address bar, and the demo server is ready', async () => {
     await page.goto(`${gateway.url}/#token=${gateway.token}`);
+    await page.getByRole('heading', { name: 'Sign in as admin?' }).waitFor();
+    expect(page.url()).toBe(`${gateway.url}/#/servers`);
+    expect(await page.evaluate('sessionStorage.length')).toBe(0);
+    // The safe answer has the focus: Enter on a page one did not expect does not sign in.
+    expect(await page.evaluate('document.activeElement && document.activeElement.textContent')).toBe('Do not sign in');
+    await shot('login-link');
+    await page.getByRole('button', { name: 'Sign in as admin' }).click();
     const demo = page.locator('article[data-server="demo"]');
     await demo.getByText('ready', { exact: true }).waitFor();
     expect(page.url()).toBe(`${gateway.url}/#/servers`);
@@ -292,6 +300,19 @@ describe.skipIf(skip)(`dashboard in Chromium${skip ? ` (skipped: ${missing})` : 
     await shot('tenant-policy-refusal');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'detached' });
+  });
+
+  test('a login link with someone else’s token, opened in a signed-in tab, asks first; staying keeps the tab as it was', async () => {
+    // bob (the previous test) is signed in; the link carries the administrator's token.
+    const before = await page.evaluate("sessionStorage.getItem('switchboard.token')");
+    await page.goto(`${gateway.url}/#token=${gateway.token}`);
+    await page.getByRole('heading', { name: 'Sign in as admin?' }).waitFor();
+    await page.getByText('This tab is signed in as bob now.').waitFor();
+    await page.getByRole('button', { name: 'Stay signed in as bob' }).click();
+    await page.locator('article[data-server="demo"]').getByText('ready', { exact: true }).waitFor();
+    expect(await page.locator('.top-bar .user').textContent()).toBe('bob');
+    expect(await page.evaluate("sessionStorage.getItem('switchboard.token')")).toBe(before);
+    expect(page.url()).toBe(`${gateway.url}/#/servers`);
   });
 
   test('a tenant picks an administrator’s template, fills in its typed parameters, and sees its tools', async () => {

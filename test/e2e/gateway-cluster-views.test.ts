@@ -14,6 +14,7 @@ import { haproxyMissing } from '../helpers/haproxy.js';
 import { startViewsCluster, type ViewsCluster } from '../helpers/cluster-views.js';
 import { waitFor } from '../helpers/processes.js';
 import { postgresUnavailableReason } from '../helpers/registry-backends.js';
+import { openLoginLink } from '../helpers/login-link.js';
 
 const reason = process.env.CI === 'true' ? undefined : ((await postgresUnavailableReason()) ?? haproxyMissing() ?? chromiumMissing());
 
@@ -69,7 +70,7 @@ describe.skipIf(reason !== undefined)(`cluster-wide views on three replicas${rea
   test('Activity opened on replica A shows a call made through replica C, marked with C', async () => {
     const a = replica(0);
     const c = replica(2);
-    await page.goto(`${a.url}/#token=${cluster.userToken}`);
+    await openLoginLink(page, a.url, cluster.userToken);
     await page.locator('article[data-server="sink"]').getByText('ready', { exact: true }).waitFor({ timeout: 20_000 });
     await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Activity' }).click();
     // C hears that someone watches tess on A (A announces it when its first stream opens).

@@ -10,6 +10,7 @@ import { chromiumMissing, launchChromium } from '../helpers/chromium.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { pkcePair, registerClient, tokenRequest } from '../helpers/oauth-flow.js';
 import { closePage } from '../helpers/close-page.js';
+import { openLoginLink } from '../helpers/login-link.js';
 
 const missing = chromiumMissing();
 const REDIRECT = 'http://127.0.0.1:9/dashboard-session-callback';
@@ -41,7 +42,7 @@ describe.skipIf(missing !== undefined)('a dashboard session carries over to the 
   test('with a dashboard tab open (signed in as alice), a new tab goes straight to consent as alice; the code is alice\'s', async () => {
     await browser.context.clearCookies();
     const dashboard = await browser.context.newPage();
-    await dashboard.goto(`${gateway.url}/#token=${alice.token}`);
+    await openLoginLink(dashboard, gateway.url, alice.token);
     await dashboard.waitForFunction("sessionStorage.getItem('switchboard.token') !== null", undefined, { timeout: 10_000 });
     let redirected: URL | undefined;
     await browser.context.route(`${REDIRECT}**`, async (route) => {

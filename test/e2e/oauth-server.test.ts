@@ -21,6 +21,7 @@ import type { Page } from 'playwright-core';
 import { auditAccessibility } from '../helpers/axe.js';
 import { ROOT } from '../helpers/fixtures.js';
 import { closePage } from '../helpers/close-page.js';
+import { openLoginLink } from '../helpers/login-link.js';
 
 const SHOTS = join(ROOT, 'test-results/oauth');
 /** Screenshots of the sign-in and consent pages, each audited with axe-core (light and dark). */
@@ -107,7 +108,7 @@ describe.skipIf(missing !== undefined)('SDK v1 client with an authProvider', () 
     // The dashboard lists the client for alice; "Revoke" ends its token at once.
     const page = await browser.context.newPage();
     try {
-      await page.goto(`${gateway.url}/#token=${alice.token}`);
+      await openLoginLink(page, gateway.url, alice.token);
       await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Clients' }).click();
       const row = page.getByRole('row', { name: /SDK v1 <test> client/ });
       await row.waitFor({ timeout: 10_000 });

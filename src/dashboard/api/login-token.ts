@@ -2,7 +2,8 @@
  * @module dashboard/api/login-token
  * Where the dashboard keeps the token: sessionStorage (gone with the tab), never localStorage or a
  * cookie. The one-time login link `http://HOST:PORT/#token=…` carries it in the fragment, which never
- * reaches a server or a log; the page reads it, stores it and removes it from the address bar.
+ * reaches a server or a log; the page reads it and removes it from the address bar, and stores it only
+ * once the person has agreed to sign in as the link's user (anyone can send a link with their own token).
  */
 
 const STORAGE_KEY = 'switchboard.token';
@@ -15,15 +16,12 @@ export function tokenFromFragment(hash: string): string | undefined {
   return token === undefined || token === '' ? undefined : token;
 }
 
-/** Takes the token out of the address bar (if there) into sessionStorage; returns the stored token. */
-export function takeLoginToken(): string | undefined {
+/** Takes the token of a login link out of the address bar (if there) and returns it; nothing is stored. */
+export function takeLinkToken(): string | undefined {
   const fromLink = tokenFromFragment(window.location.hash);
-  if (fromLink !== undefined) {
-    saveToken(fromLink);
-    // replaceState: the token must not stay in the address bar or in the back/forward history.
-    window.history.replaceState(null, '', `${window.location.pathname}${window.location.search}#/servers`);
-  }
-  return loadToken();
+  // replaceState: the token must not stay in the address bar or in the back/forward history.
+  if (fromLink !== undefined) window.history.replaceState(null, '', `${window.location.pathname}${window.location.search}#/servers`);
+  return fromLink;
 }
 
 export function loadToken(): string | undefined {

@@ -1,15 +1,17 @@
 /**
  * @module dashboard/components/app
  * The sign-in gate: checks the token with `GET /api/me`, then opens the session (API client and
- * event stream) for the pages.
+ * event stream) for the pages. A login link's token is checked the same way, then the person is asked
+ * whether to sign in as its user (see link-sign-in) before anything is stored.
  */
 
 import { useEffect, useState } from 'preact/hooks';
 import { ApiClient } from '../api/api-client.js';
 import { ApiError } from '../api/api-error.js';
-import { forgetToken, saveToken, takeLoginToken, tokenFromFragment } from '../api/login-token.js';
+import { forgetToken, loadToken, saveToken, takeLinkToken, tokenFromFragment } from '../api/login-token.js';
 import { EventHub } from '../state/event-hub.js';
 import { SessionContext, type Session } from '../state/session.js';
+import { LinkSignIn } from './link-sign-in.js';
 import { Shell } from './shell.js';
 import { SignIn } from './sign-in.js';
 
@@ -23,10 +25,18 @@ export function signInProblem(error: unknown): string {
   return 'The gateway cannot be reached.';
 }
 
-export function App({ initialToken }: { initialToken: string | undefined }) {
+/** A login link's token, checked, waiting for the person's answer. */
+interface OfferedLink {
+  token: string;
+  name: string;
+  admin: boolean;
+}
+
+export function App({ initialToken, linkToken }: { initialToken: string | undefined; linkToken?: string | undefined }) {
   const [session, setSession] = useState<Session | undefined>(undefined);
-  const [pending, setPending] = useState(initialToken !== undefined);
+  const [pending, setPending] = useState(initialToken !== undefined || linkToken !== undefined);
   const [problem, setProblem] = useState<string | undefined>(undefined);
+  const [offered, setOffered] = useState<OfferedLink | undefined>(undefined);
 
   const signIn = async (token: string): Promise<void> => {
     setPending(true);
@@ -53,6 +63,34 @@ export function App({ initialToken }: { initialToken: string | undefined }) {
     }
   };
 
+  /** Checks a login link's token and asks whether to sign in as its user. */
+  const offer = async (token: string): Promise<void> => {
+    setPending(true);
+    setProblem(undefined);
+    try {
+      const { user } = await new ApiClient(window.location.href, token, () => {}).me();
+      setOffered({ token, name: user.name, admin: user.admin });
+    } catch (error) {
+      setProblem(signInProblem(error));
+    } finally {
+      setPending(false);
+    }
+  };
+
+  const accept = (link: OfferedLink): void => {
+    setOffered(undefined);
+    session?.events.close();
+    setSession(undefined);
+    void signIn(link.token);
+  };
+
+  const decline = (): void => {
+    setOffered(undefined);
+    // The tab goes on as it was: signed in with its own token, if it has one.
+    const stored = session === undefined ? loadToken() : undefined;
+    if (stored !== undefined) void signIn(stored);
+  };
+
   const signOut = (): void => {
     session?.events.close();
     forgetToken();
@@ -61,12 +99,13 @@ export function App({ initialToken }: { initialToken: string | undefined }) {
   };
 
   useEffect(() => {
-    if (initialToken !== undefined) void signIn(initialToken);
+    if (linkToken !== undefined) void offer(linkToken);
+    else if (initialToken !== undefined) void signIn(initialToken);
     // A login link opened in a tab that already shows the dashboard changes only the fragment.
     const onHashChange = (): void => {
       if (tokenFromFragment(window.location.hash) === undefined) return;
-      const token = takeLoginToken();
-      if (token !== undefined) void signIn(token);
+      const token = takeLinkToken();
+      if (token !== undefined) void offer(token);
     };
     window.addEventListener('hashchange', onHashChange);
     return () => window.removeEventListener('hashchange', onHashChange);
@@ -74,6 +113,7 @@ export function App({ initialToken }: { initialToken: string | undefined }) {
 
   useEffect(() => () => session?.events.close(), [session]);
 
+  if (offered !== undefined) return <LinkSignIn name={offered.name} admin={offered.admin} current={session?.user.name} onAccept={() => accept(offered)} onDecline={decline} />;
   if (session === undefined) return <SignIn pending={pending} problem={problem} onSubmit={(token) => void signIn(token)} />;
   return (
     <SessionContext.Provider value={session}>

@@ -26,7 +26,7 @@ export function SignIn({ pending, problem, onSubmit }: SignInProps) {
         }}
       >
         <h1 id="sign-in-title">Switchboard</h1>
-        <p class="muted">Sign in with your gateway token. <code>switchboard serve</code> prints a login link that opens this page signed in.</p>
+        <p class="muted">Sign in with your gateway token. <code>switchboard serve</code> prints a login link that signs this tab in.</p>
         <label for="token">Gateway token</label>
         <input
           id="token"
