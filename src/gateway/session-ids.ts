@@ -17,10 +17,10 @@ export type SessionIdReading = { kind: 'resume'; state: SessionState } | { kind:
 /** Session ids of one endpoint (`''` for `/mcp`). */
 export class SessionIds {
   readonly #seal: SessionSeal;
-  readonly #cluster: Pick<ClusterStore, 'endSession' | 'endedAmong'>;
+  readonly #cluster: Pick<ClusterStore, 'endSession' | 'endedAmong' | 'now'>;
   readonly endpoint: string;
 
-  constructor(seal: SessionSeal, cluster: Pick<ClusterStore, 'endSession' | 'endedAmong'>, endpoint = '') {
+  constructor(seal: SessionSeal, cluster: Pick<ClusterStore, 'endSession' | 'endedAmong' | 'now'>, endpoint = '') {
     this.#seal = seal;
     this.#cluster = cluster;
     this.endpoint = endpoint;
@@ -31,8 +31,11 @@ export class SessionIds {
     return new SessionIds(this.#seal, this.#cluster, name);
   }
 
-  /** A new id for `user`'s session opened by the `initialize` request `body` (its params are what a replica replays). */
-  mint(user: RegistryUser, body: unknown, now: number = Date.now()): string {
+  /**
+   * A new id for `user`'s session opened by the `initialize` request `body` (its params are what a
+   * replica replays), stamped on the database's clock: every replica judges its age by that clock.
+   */
+  mint(user: RegistryUser, body: unknown, now: number = this.#cluster.now()): string {
     const params = isObject(body) && isObject(body.params) ? body.params : {};
     const info = isObject(params.clientInfo) && typeof params.clientInfo.name === 'string' && typeof params.clientInfo.version === 'string' ? params.clientInfo : { name: 'unknown', version: '0' };
     return this.#seal.seal({
@@ -47,7 +50,7 @@ export class SessionIds {
 
   /** Whether `user` may resume the session `id` here: 404 for what this cluster never issued (or ended), 403 for another user's. */
   async read(id: string, user: RegistryUser): Promise<SessionIdReading> {
-    const state = this.#seal.open(id);
+    const state = this.#seal.open(id, this.#cluster.now());
     if (state === undefined || state.endpoint !== this.endpoint) return { kind: 'not-found' };
     if (state.userId !== user.id) return { kind: 'forbidden' };
     const ended = await this.#cluster.endedAmong([sessionDigest(id)]);

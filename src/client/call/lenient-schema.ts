@@ -64,6 +64,11 @@ function relax(node: unknown, depth: number): unknown {
     if (map !== undefined) set(key, map);
   }
   if (typeof node.pattern === 'string' && backtracksExponentially(node.pattern)) copy = withoutKey(copy ?? node, 'pattern');
+  // A risky `patternProperties` key runs on every property name. The keys go, and with them what judged
+  // the properties they did not match: without them, those keywords would be stricter than the server.
+  if (isRecord(node.patternProperties) && Object.keys(node.patternProperties).some(backtracksExponentially)) {
+    copy = withoutKey(withoutKey(withoutKey(copy ?? node, 'patternProperties'), 'additionalProperties'), 'unevaluatedProperties');
+  }
   const required = node.required;
   const properties = node.properties;
   if (Array.isArray(required) && isRecord(properties)) {
@@ -88,19 +93,22 @@ interface GroupScan {
   alternatives: number;
 }
 
-/** A fixed count this large after a group is treated as a repetition (`(a|aa){40}` backtracks as `+` does). */
+/** A count that may reach this is treated as a repetition (`(a|aa){40}`, `(a+){2,30}` backtrack as `+` does). */
 const LARGE_COUNT = 10;
+/** More repetitions than this in one pattern (`a*a*a*a*a*…`) backtrack polynomially to a high power: not run either. */
+const MAX_REPETITIONS = 4;
 
 /**
  * True when `pattern` repeats a group whose backtracking can be exponential: a group that holds a
  * repetition or an optional atom (`(a+)+`, `(\\w*\\s?)*`, `(aa?)+`, `(x{2,})*`), or a choice whose
  * alternatives may match the same text (`(a|aa)+`, `(\\w|\\s)*`, `(ab|a)*`, `(a?b|b)+`; told apart only
  * when each starts with a different plain character that must match, as in `(a|b)*`), also within
- * another group (`((a|aa)b?)+`). A count of {@link LARGE_COUNT} or more is a repetition. Escapes and
- * character classes are skipped. Safe patterns may be caught too: they are then only left to the server.
+ * another group (`((a|aa)b?)+`); or more than {@link MAX_REPETITIONS} repetitions in all. A count that
+ * may reach {@link LARGE_COUNT} is a repetition. Escapes and character classes are skipped. Safe patterns may be caught too: they are then only left to the server.
  */
 export function backtracksExponentially(pattern: string): boolean {
   const groups: GroupScan[] = [];
+  let repetitions = 0;
   const top = (): GroupScan | undefined => groups[groups.length - 1];
   /** An atom: `first` is its character when it is a plain one. */
   const atom = (first: string | undefined): void => {
@@ -154,8 +162,8 @@ export function backtracksExponentially(pattern: string): boolean {
       if (inner.atStart) inner.unknownStart = true;
       const ambiguous = inner.alternatives > 1 && (inner.unknownStart || new Set(inner.starts).size < inner.starts.length);
       const count = countAt(pattern, index + 1);
-      const repeated = count !== undefined && (count.max === undefined || count.min >= LARGE_COUNT);
-      if (repeated && (inner.varies || ambiguous)) return true;
+      const repeated = count !== undefined && isRepetition(count);
+      if (repeated && (inner.varies || ambiguous || ++repetitions > MAX_REPETITIONS)) return true;
       // The group is an atom of the one around it: one that starts with a group has an unknown start.
       atom(undefined);
       const outer = top();
@@ -165,12 +173,18 @@ export function backtracksExponentially(pattern: string): boolean {
     }
     const count = countAt(pattern, index);
     if (count !== undefined) {
+      if (isRepetition(count) && ++repetitions > MAX_REPETITIONS) return true;
       quantified(count.min === 0, count.max !== count.min);
       continue;
     }
     atom(character === '.' || character === '^' || character === '$' ? undefined : character);
   }
   return false;
+}
+
+/** A count that may reach {@link LARGE_COUNT} or has no bound. */
+function isRepetition(count: { max: number | undefined }): boolean {
+  return count.max === undefined || count.max >= LARGE_COUNT;
 }
 
 /** The quantifier at `index` (`+`, `*`, `?`, `{n}`, `{n,}`, `{n,m}`), as its least and most counts (most undefined: no bound). */
