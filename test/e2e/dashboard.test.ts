@@ -1,8 +1,8 @@
 /**
  * The dashboard in a real browser (Debian's Chromium through playwright-core) against the real
  * gateway (`switchboard serve`, built CLI) with the kitchen-sink fixture as a shared server: the
- * one-time login link asks whose account it opens, then signs in and leaves the address bar (a link
- * with someone else's token, in a signed-in tab, can be turned down); the demo server is ready; a tool that
+ * one-time login link asks whose account it opens, then signs in and leaves the address bar (more in
+ * dashboard-login-link.test.ts); the demo server is ready; a tool that
  * returns an image shows a loaded <img>; a tool's form marks missing arguments, and every kind of
  * result and a tool error render; the call appears in Activity; Metrics counts it; a call refused before
  * sending shows in Activity, in Metrics' Refused column and on its server's card; an admin adds a
@@ -300,19 +300,6 @@ describe.skipIf(skip)(`dashboard in Chromium${skip ? ` (skipped: ${missing})` : 
     await shot('tenant-policy-refusal');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'detached' });
-  });
-
-  test('a login link with someone else’s token, opened in a signed-in tab, asks first; staying keeps the tab as it was', async () => {
-    // bob (the previous test) is signed in; the link carries the administrator's token.
-    const before = await page.evaluate("sessionStorage.getItem('switchboard.token')");
-    await page.goto(`${gateway.url}/#token=${gateway.token}`);
-    await page.getByRole('heading', { name: 'Sign in as admin?' }).waitFor();
-    await page.getByText('This tab is signed in as bob now.').waitFor();
-    await page.getByRole('button', { name: 'Stay signed in as bob' }).click();
-    await page.locator('article[data-server="demo"]').getByText('ready', { exact: true }).waitFor();
-    expect(await page.locator('.top-bar .user').textContent()).toBe('bob');
-    expect(await page.evaluate("sessionStorage.getItem('switchboard.token')")).toBe(before);
-    expect(page.url()).toBe(`${gateway.url}/#/servers`);
   });
 
   test('a tenant picks an administrator’s template, fills in its typed parameters, and sees its tools', async () => {

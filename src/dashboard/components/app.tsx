@@ -5,7 +5,7 @@
  * whether to sign in as its user (see link-sign-in) before anything is stored.
  */
 
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiClient } from '../api/api-client.js';
 import { ApiError } from '../api/api-error.js';
 import { forgetToken, loadToken, saveToken, takeLinkToken, tokenFromFragment } from '../api/login-token.js';
@@ -25,20 +25,24 @@ export function signInProblem(error: unknown): string {
   return 'The gateway cannot be reached.';
 }
 
-/** A login link's token, checked, waiting for the person's answer. */
-interface OfferedLink {
-  token: string;
-  name: string;
-  admin: boolean;
-}
+/** A login link's token, checked, waiting for the person's answer; or why it cannot sign this tab in. */
+type OfferedLink = { token: string; name: string; admin: boolean; problem?: undefined } | { token: string; problem: string };
 
 export function App({ initialToken, linkToken }: { initialToken: string | undefined; linkToken?: string | undefined }) {
   const [session, setSession] = useState<Session | undefined>(undefined);
   const [pending, setPending] = useState(initialToken !== undefined || linkToken !== undefined);
   const [problem, setProblem] = useState<string | undefined>(undefined);
   const [offered, setOffered] = useState<OfferedLink | undefined>(undefined);
+  const [checkingLink, setCheckingLink] = useState(linkToken !== undefined);
+  // A page opened with a link shows neither the sign-in form nor the pages until the link's question is ready.
+  const [booting, setBooting] = useState(linkToken !== undefined);
+  // For the handlers made in the first render (hashchange): the session now, and the latest link.
+  const current = useRef<Session | undefined>(undefined);
+  current.current = session;
+  const latestLink = useRef(0);
 
-  const signIn = async (token: string): Promise<void> => {
+  /** Signs in with `token`; returns why it failed (the tab's session and stored token stay as they were then). */
+  const signIn = async (token: string): Promise<string | undefined> => {
     setPending(true);
     setProblem(undefined);
     let signedIn = false;
@@ -55,40 +59,48 @@ export function App({ initialToken, linkToken }: { initialToken: string | undefi
       saveToken(token);
       signedIn = true;
       setSession({ api, user, events: new EventHub(api.eventsUrl()) });
+      return undefined;
     } catch (error) {
-      forgetToken();
-      setProblem(signInProblem(error));
+      // Only this token is forgotten: a link's token that failed leaves the tab's own one in place.
+      if (loadToken() === token) forgetToken();
+      return signInProblem(error);
     } finally {
       setPending(false);
     }
   };
 
-  /** Checks a login link's token and asks whether to sign in as its user. */
+  /** Signs in from the sign-in page (or with the tab's stored token): a failure is shown there. */
+  const signInHere = async (token: string): Promise<void> => {
+    const failed = await signIn(token);
+    if (failed !== undefined) setProblem(failed);
+  };
+
+  /** Checks a login link's token and asks whether to sign in as its user; only the latest link is asked about. */
   const offer = async (token: string): Promise<void> => {
-    setPending(true);
-    setProblem(undefined);
+    const link = ++latestLink.current;
+    setCheckingLink(true);
     try {
       const { user } = await new ApiClient(window.location.href, token, () => {}).me();
-      setOffered({ token, name: user.name, admin: user.admin });
+      if (link === latestLink.current) setOffered({ token, name: user.name, admin: user.admin });
     } catch (error) {
-      setProblem(signInProblem(error));
+      if (link !== latestLink.current) return;
+      // Signed in, the tab is told on the question's card; signed out, on the sign-in page.
+      if (current.current === undefined) {
+        setOffered(undefined);
+        setProblem(signInProblem(error));
+      } else setOffered({ token, problem: signInProblem(error) });
     } finally {
-      setPending(false);
+      if (link === latestLink.current) setCheckingLink(false);
     }
   };
 
-  const accept = (link: OfferedLink): void => {
+  const accept = async (link: OfferedLink): Promise<void> => {
+    latestLink.current++;
     setOffered(undefined);
-    session?.events.close();
-    setSession(undefined);
-    void signIn(link.token);
-  };
-
-  const decline = (): void => {
-    setOffered(undefined);
-    // The tab goes on as it was: signed in with its own token, if it has one.
-    const stored = session === undefined ? loadToken() : undefined;
-    if (stored !== undefined) void signIn(stored);
+    const failed = await signIn(link.token);
+    if (failed === undefined) return;
+    if (current.current === undefined) setProblem(failed);
+    else setOffered({ token: link.token, problem: failed });
   };
 
   const signOut = (): void => {
@@ -99,8 +111,15 @@ export function App({ initialToken, linkToken }: { initialToken: string | undefi
   };
 
   useEffect(() => {
-    if (linkToken !== undefined) void offer(linkToken);
-    else if (initialToken !== undefined) void signIn(initialToken);
+    // The tab's own token first, so that the question can say who the tab is signed in as.
+    void (async () => {
+      if (initialToken !== undefined) {
+        const failed = await signIn(initialToken);
+        if (failed !== undefined && linkToken === undefined) setProblem(failed);
+      }
+      if (linkToken !== undefined) await offer(linkToken);
+      setBooting(false);
+    })();
     // A login link opened in a tab that already shows the dashboard changes only the fragment.
     const onHashChange = (): void => {
       if (tokenFromFragment(window.location.hash) === undefined) return;
@@ -113,8 +132,18 @@ export function App({ initialToken, linkToken }: { initialToken: string | undefi
 
   useEffect(() => () => session?.events.close(), [session]);
 
-  if (offered !== undefined) return <LinkSignIn name={offered.name} admin={offered.admin} current={session?.user.name} onAccept={() => accept(offered)} onDecline={decline} />;
-  if (session === undefined) return <SignIn pending={pending} problem={problem} onSubmit={(token) => void signIn(token)} />;
+  if (offered !== undefined) {
+    const decline = (): void => {
+      latestLink.current++;
+      setOffered(undefined);
+    };
+    return offered.problem === undefined ? (
+      <LinkSignIn key={offered.token} name={offered.name} admin={offered.admin} current={session?.user.name} onAccept={() => void accept(offered)} onDecline={decline} />
+    ) : (
+      <LinkSignIn key={offered.token} problem={offered.problem} current={session?.user.name} onDecline={decline} />
+    );
+  }
+  if (session === undefined || booting) return <SignIn pending={pending || checkingLink} problem={problem} onSubmit={(token) => void signInHere(token)} />;
   return (
     <SessionContext.Provider value={session}>
       <Shell onSignOut={signOut} />
