@@ -61,3 +61,24 @@ test('a full stream is reported (false) for a write that waits, so the sender wa
   expect(writer.write('b\n')).toBe(false);
   writer.flush();
 });
+
+/** Immediates this process has pending (the writer's end-of-turn wait is one). */
+const immediates = (): number => process.getActiveResourcesInfo().filter((name) => name === 'Immediate').length;
+
+test('a lone write goes out at once and leaves no end-of-turn wait; a write after it in the same turn opens one', async () => {
+  const { stream, writes } = recorder();
+  const writer = new CoalescedWriter(stream);
+  const before = immediates();
+  writer.write('a\n', true);
+  expect(writes).toEqual(['a\n']);
+  expect(immediates()).toBe(before);
+  // Someone else wrote meanwhile: this write goes out at once too, and the turn's next ones wait.
+  writer.write('b\n');
+  expect(writes).toEqual(['a\n', 'b\n']);
+  expect(immediates()).toBe(before + 1);
+  writer.write('c\n', true);
+  expect(writes).toEqual(['a\n', 'b\n']);
+  await nextTurn();
+  expect(writes).toEqual(['a\n', 'b\n', 'c\n']);
+  expect(immediates()).toBe(before);
+});

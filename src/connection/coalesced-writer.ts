@@ -5,6 +5,9 @@
  * write when the turn ends (`setImmediate`). Under load many requests arrive in one poll phase: one pipe
  * write per call cost a syscall and a wake-up of the server each, the largest item of the gateway's
  * profile (issue 17, bench/README.md). Order is kept: once text waits, every later write joins it.
+ * A *lone* write (its sender has nothing else in flight) goes out at once and opens no turn: the wait
+ * for the turn's end is one more pass of the event loop before the process sleeps, ~10 µs on a lone
+ * call's latency (bench/README.md, fifteenth pass). A write after it in the same turn opens one.
  */
 
 import type { Writable } from 'node:stream';
@@ -19,10 +22,13 @@ export class CoalescedWriter {
     this.#stream = stream;
   }
 
-  /** Writes `text` now or at the end of this turn. False when the stream asks the writer to wait for `drain`. */
-  write(text: string): boolean {
+  /**
+   * Writes `text` now or at the end of this turn. `lone`: the sender has nothing else in flight, so
+   * no other write is expected this turn. False when the stream asks the writer to wait for `drain`.
+   */
+  write(text: string, lone = false): boolean {
     if (this.#turn === undefined) {
-      this.#turn = setImmediate(this.#endTurn);
+      if (!lone) this.#turn = setImmediate(this.#endTurn);
       return this.#stream.write(text);
     }
     this.#waiting += text;

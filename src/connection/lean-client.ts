@@ -14,7 +14,7 @@
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import type { SwitchboardError } from '../errors.js';
 import { closedError } from './connection-errors.js';
-import { LeanRequester, type RpcErrorPayload } from './lean-requester.js';
+import { LeanRequester, type RpcErrorPayload, type SendMessage } from './lean-requester.js';
 
 /**
  * The 2025-era protocol versions, newest first: what the SDK v2 offers and accepts in its legacy
@@ -30,7 +30,7 @@ export interface LeanClientOptions {
   capabilities: Record<string, unknown>;
   serverName: string;
   /** Writes a message; defaults to the transport's `send`. */
-  send?: (message: JSONRPCMessage) => Promise<void> | void;
+  send?: SendMessage;
   /** Turns a JSON-RPC error response into the error its request rejects with. */
   onRpcError: (error: RpcErrorPayload, method: string) => unknown;
   /** Every notification from the server other than progress and cancellation. */

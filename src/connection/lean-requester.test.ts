@@ -44,3 +44,17 @@ test('a long request among thousands of short ones is still answered, and aborte
   expect(sent.at(-1)).toMatchObject({ method: 'notifications/cancelled', params: { requestId: longId } });
   expect(made.inFlight).toBe(0);
 });
+
+test('a request is sent as lone only when nothing else of the requester is in flight', async () => {
+  const lone: boolean[] = [];
+  const made = new LeanRequester((_message: JSONRPCMessage, isLone: boolean) => void lone.push(isLone), 'fixture', (error) => new Error(error.message));
+  const first = made.request('tools/call', { name: 'a' }, { timeoutMs: 60_000 });
+  const second = made.request('tools/call', { name: 'b' }, { timeoutMs: 60_000 });
+  made.intercept({ jsonrpc: '2.0', id: 'sb1', result: {} } as JSONRPCMessage);
+  made.intercept({ jsonrpc: '2.0', id: 'sb2', result: {} } as JSONRPCMessage);
+  await Promise.all([first, second]);
+  const third = made.request('ping', undefined, { timeoutMs: 60_000 });
+  made.intercept({ jsonrpc: '2.0', id: 'sb3', result: {} } as JSONRPCMessage);
+  await third;
+  expect(lone).toEqual([true, false, true]);
+});

@@ -56,6 +56,14 @@ class Pending {
   }
 }
 
+/**
+ * Writes one message on the transport. `lone`: no other request of this requester is in flight, so
+ * nothing else is likely to be written this turn (a stdio writer then skips its end-of-turn wait,
+ * see coalesced-writer). It may write synchronously (and throw) instead of returning a promise, which
+ * saves a promise and a microtask per request.
+ */
+export type SendMessage = (message: JSONRPCMessage, lone: boolean) => Promise<void> | void;
+
 /** Deadlines at or above this are checked by a shared sweep instead of a timer per request. */
 const SWEEP_THRESHOLD_MS = 2_000;
 const SWEEP_INTERVAL_MS = 100;
@@ -64,7 +72,7 @@ const IDLE_SWEEPS_BEFORE_STOP = 20;
 
 /** Sends requests on a transport and settles them from the responses it intercepts. */
 export class LeanRequester {
-  readonly #send: (message: JSONRPCMessage) => Promise<void> | void;
+  readonly #send: SendMessage;
   readonly #serverName: string;
   readonly #onRpcError: (error: RpcErrorPayload, method: string) => unknown;
   /** By the number in the request's id (`sb<seq>`): no `Map` rehash per few dozen calls (issue 17). */
@@ -76,11 +84,10 @@ export class LeanRequester {
   readonly #onAbort = (seq: number, reason: unknown): void => this.#abort(seq, reason);
 
   /**
-   * @param send writes a message on the transport; it may write synchronously (and throw) instead of
-   *   returning a promise, which saves a promise and a microtask per request
+   * @param send writes a message on the transport (see {@link SendMessage})
    * @param onRpcError turns a JSON-RPC error response into the error to reject with
    */
-  constructor(send: (message: JSONRPCMessage) => Promise<void> | void, serverName: string, onRpcError: (error: RpcErrorPayload, method: string) => unknown) {
+  constructor(send: SendMessage, serverName: string, onRpcError: (error: RpcErrorPayload, method: string) => unknown) {
     this.#send = send;
     this.#serverName = serverName;
     this.#onRpcError = onRpcError;
@@ -107,6 +114,7 @@ export class LeanRequester {
     }
     return new Promise<unknown>((resolve, reject) => {
       const timeoutMs = options.timeoutMs;
+      const lone = this.#pending.size === 0;
       const entry = new Pending(seq, id, method, resolve, reject, timeoutMs, Date.now() + timeoutMs, onProgress, signal, this.#onAbort);
       this.#pending.set(seq, entry);
       if (timeoutMs < SWEEP_THRESHOLD_MS) {
@@ -117,7 +125,7 @@ export class LeanRequester {
       if (signal !== undefined) watchAbort(signal, entry);
       let sent: Promise<void> | void;
       try {
-        sent = this.#send(message as JSONRPCMessage);
+        sent = this.#send(message as JSONRPCMessage, lone);
       } catch (error) {
         if (this.#settle(seq)) reject(markIfNotSent(error));
         return;
@@ -206,7 +214,7 @@ export class LeanRequester {
   #sendCancelled(id: string, reason: string): void {
     const notification = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } };
     try {
-      this.#send(notification as unknown as JSONRPCMessage)?.catch(() => {
+      this.#send(notification as unknown as JSONRPCMessage, false)?.catch(() => {
         // The connection is gone; nothing left to cancel.
       });
     } catch {

@@ -9,7 +9,7 @@ import type { FetchLike, JSONRPCMessage } from '@modelcontextprotocol/client';
 import type { HttpServerSpec, ServerSpec, StdioServerSpec } from '../config/server-spec.js';
 import { DEFAULT_STDIO_PROBE_TIMEOUT_MS } from '../config/server-spec.js';
 import type { SwitchboardError } from '../errors.js';
-import { isDebugEnabled, type Logger } from '../logger.js';
+import type { Logger } from '../logger.js';
 import { httpStatusOf } from '../to-switchboard-error.js';
 import { VERSION } from '../version.js';
 import { disconnectError } from './connection-errors.js';
@@ -94,9 +94,9 @@ export class ServerLink {
     const { leanRequests, onElicitation, onSampling, roots } = host.options;
     // The SDK-free session serves stdio, the 2025 era, and no server→client requests but ping.
     if (spec.protocol === 'legacy' && leanRequests !== false && onElicitation === undefined && onSampling === undefined && roots === undefined) {
-      // Without debug tracing, per-call messages skip the tap and are written without a promise.
-      const send = isDebugEnabled(host.logger) ? undefined : (message: JSONRPCMessage) => stdio.sendNow(message);
-      const session = new LeanSession({ serverName: spec.name, clientInfo: this.#clientInfo(), capabilities: clientCapabilities(host.options), sink: host.sink, ...(send === undefined ? {} : { send }) });
+      // Without debug tracing, requests skip the tap and are written without a promise (see sendRequest).
+      const send = (message: JSONRPCMessage, lone: boolean): Promise<void> | void => transport.sendRequest(message, lone);
+      const session = new LeanSession({ serverName: spec.name, clientInfo: this.#clientInfo(), capabilities: clientCapabilities(host.options), sink: host.sink, send });
       await this.#handshake(session, transport, signal, deadlineMs);
       return;
     }

@@ -178,14 +178,14 @@ export class StdioProcessTransport implements Transport {
 
   /**
    * Writes one message as a line now, without waiting for a full pipe to drain (Node buffers it):
-   * the per-call path's send, which needs no promise. Throws `SERVER_DISCONNECTED` when the server is
-   * not running.
+   * the per-call path's send, which needs no promise. `lone`: nothing else of the caller's is in
+   * flight (see coalesced-writer). Throws `SERVER_DISCONNECTED` when the server is not running.
    */
-  sendNow(message: JSONRPCMessage): void {
-    this.#write(message);
+  sendNow(message: JSONRPCMessage, lone = false): void {
+    this.#write(message, lone);
   }
 
-  #write(message: JSONRPCMessage): boolean {
+  #write(message: JSONRPCMessage, lone = false): boolean {
     const stdin = this.#child?.stdin;
     if (stdin === undefined || stdin === null || stdin.destroyed || !stdin.writable || this.#exit !== undefined) {
       throw new SwitchboardError(ErrorCode.ServerDisconnected, `server "${this.#options.serverName}" is not running`, {
@@ -193,7 +193,8 @@ export class StdioProcessTransport implements Transport {
         reason: 'is not running',
       });
     }
-    return (this.#stdin ?? stdin).write(`${JSON.stringify(message)}\n`);
+    const text = `${JSON.stringify(message)}\n`;
+    return this.#stdin === undefined ? stdin.write(text) : this.#stdin.write(text, lone);
   }
 
   /**

@@ -8,6 +8,7 @@
 
 import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
 import { RequestStreams } from './request-streams.js';
+import type { StdioProcessTransport } from './stdio-process-transport.js';
 
 /** Hooks of a {@link TappedTransport}. */
 export interface TransportTap {
@@ -83,6 +84,16 @@ export class TappedTransport implements Transport {
     return this.inner.send(message, this.#streams === undefined ? options : this.#streams.outbound(message, options));
   }
 
+  /** A request of the lean requester (see its `SendMessage`); through {@link send} unless a subclass writes it faster. */
+  sendRequest(message: JSONRPCMessage, _lone: boolean): Promise<void> | void {
+    return this.send(message);
+  }
+
+  /** True when every message is traced (debug): then each goes through {@link send}. */
+  protected get traced(): boolean {
+    return this.#tap.trace !== undefined;
+  }
+
   close(): Promise<void> {
     return this.inner.close();
   }
@@ -90,11 +101,17 @@ export class TappedTransport implements Transport {
 
 /** A tapped stdio transport keeps `stderr` and `pid` visible: that is how the SDK recognises stdio. */
 export class TappedStdioTransport extends TappedTransport {
-  readonly #stdio: Transport & { stderr: unknown; pid: number | undefined };
+  readonly #stdio: StdioProcessTransport;
 
-  constructor(inner: Transport & { stderr: unknown; pid: number | undefined }, tap: TransportTap) {
+  constructor(inner: StdioProcessTransport, tap: TransportTap) {
     super(inner, tap);
     this.#stdio = inner;
+  }
+
+  /** Untraced, a request is written at once, without a promise (see `StdioProcessTransport.sendNow`). */
+  override sendRequest(message: JSONRPCMessage, lone: boolean): Promise<void> | void {
+    if (this.traced) return this.send(message);
+    this.#stdio.sendNow(message, lone);
   }
 
   get stderr(): unknown {

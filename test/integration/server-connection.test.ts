@@ -117,6 +117,28 @@ describe('the kitchen-sink server over stdio', () => {
     await expect(connection.callTool('echo', { message: 'x' })).rejects.toMatchObject({ code: ErrorCode.ServerDisconnected });
   });
 
+  // Both 2025-era stdio sessions: the SDK-free one, and the SDK's handshake with lean requests (a client that answers server requests).
+  test.each([
+    ['SDK-free', {}],
+    ['hybrid', { roots: () => Promise.resolve([]) }],
+  ] as const)('%s session: a lone call is written at once with no end-of-turn wait; calls that overlap are still joined in one write', async (_kind, options) => {
+    const connection = new ServerConnection(specOf('sink', { path: KITCHEN_SINK }), options);
+    open.push(connection);
+    await connection.connect();
+    const immediates = (): number => process.getActiveResourcesInfo().filter((name) => name === 'Immediate').length;
+    // The handshake's writes end their turn first.
+    await new Promise((resolve) => setImmediate(resolve));
+    const before = immediates();
+    const lone = connection.callTool('echo', { message: 'one' });
+    // Written already (a wait for the turn's end would be pending here): the process may sleep at once.
+    expect(immediates()).toBe(before);
+    await expect(lone).resolves.toMatchObject({ content: [{ type: 'text', text: 'one' }] });
+    const overlapping = ['a', 'b', 'c'].map((message) => connection.callTool('echo', { message }));
+    expect(immediates()).toBe(before + 1);
+    const results = await Promise.all(overlapping);
+    expect(results.map((result) => result.content[0])).toEqual(['a', 'b', 'c'].map((text) => ({ type: 'text', text })));
+  });
+
   test('state changes are events', async () => {
     const connection = new ServerConnection(specOf('sink', { path: KITCHEN_SINK }));
     open.push(connection);

@@ -20,7 +20,7 @@ export class HybridSession extends SdkSession {
   /** Built once the SDK session's handshake is done (and has negotiated a 2025-era version). */
   constructor(session: SdkSession, transport: TappedTransport, serverName: string) {
     super(session.client);
-    this.#requester = new LeanRequester((message) => transport.send(message), serverName, (error, method) => mapRpcError(error, serverName, method));
+    this.#requester = new LeanRequester((message, lone) => transport.sendRequest(message, lone), serverName, (error, method) => mapRpcError(error, serverName, method));
   }
 
   override request(method: string, params: Record<string, unknown> | undefined, options: SessionRequestOptions): Promise<unknown> {

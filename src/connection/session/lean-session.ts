@@ -7,7 +7,7 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import type { SwitchboardError } from '../../errors.js';
 import { LeanClient } from '../lean-client.js';
-import type { LeanRequester } from '../lean-requester.js';
+import type { LeanRequester, SendMessage } from '../lean-requester.js';
 import type { ServerInfo } from '../mcp-types.js';
 import type { TappedTransport } from '../tapped-transport.js';
 import { mapRpcError } from './map-rpc-error.js';
@@ -20,7 +20,7 @@ export interface LeanSessionOptions {
   /** Declared in `initialize` (see client-capabilities). */
   capabilities: Record<string, Record<string, unknown>>;
   /** Writes a message without a promise (the stdio fast path); default: the transport's `send`. */
-  send?: (message: JSONRPCMessage) => void;
+  send?: SendMessage;
   sink: SessionSink;
 }
 
