@@ -8,26 +8,48 @@ const key = randomBytes(32);
 const owner = randomUUID();
 const request: HopRequest = { method: 'POST', target: '/mcp', userId: 'u1', body: '{"jsonrpc":"2.0","id":1}' };
 
-function hopWith(replicas: ReplicaRecord[], fetchImpl: typeof fetch = fetch, hopKey = key): ReplicaHop {
-  return new ReplicaHop(randomUUID(), hopKey, { replicas: async () => replicas, now: () => Date.now() }, fetchImpl);
+function hopWith(replicas: ReplicaRecord[], fetchImpl: typeof fetch = fetch, hopKey = key, replicaId = randomUUID()): ReplicaHop {
+  return new ReplicaHop(replicaId, hopKey, { replicas: async () => replicas, now: () => Date.now() }, fetchImpl);
 }
 
 describe('ReplicaHop', () => {
-  test('a hop verifies for exactly the request, user and body it was made for, within its validity, with the cluster key', () => {
-    const hop = hopWith([]);
+  test('a hop verifies at the replica it names, for exactly the request, user and body it was made for, within its validity, with the cluster key', () => {
+    const signer = hopWith([]);
     const now = Date.now();
-    const header = hop.sign(request, now);
-    expect(hop.verify(header, request, now)).toBe(true);
-    // Any replica with the same key verifies it.
-    expect(hopWith([]).verify(header, request, now)).toBe(true);
-    expect(hop.verify(header, { ...request, userId: 'u2' }, now)).toBe(false);
-    expect(hop.verify(header, { ...request, body: '{"jsonrpc":"2.0","id":2}' }, now)).toBe(false);
-    expect(hop.verify(header, { ...request, target: '/mcp/e/other' }, now)).toBe(false);
-    expect(hop.verify(header, { ...request, method: 'GET' }, now)).toBe(false);
-    expect(hop.verify(header, request, now + HOP_VALIDITY_MS + 1)).toBe(false);
-    expect(hopWith([], fetch, randomBytes(32)).verify(header, request, now)).toBe(false);
-    expect(hop.verify(`v1.${now}.${'A'.repeat(43)}`, request, now)).toBe(false);
-    expect(hop.verify('forged', request, now)).toBe(false);
+    const header = signer.sign(request, owner, now);
+    // Each refusal is checked on a fresh replica (an accepted hop is used up).
+    const at = (): ReplicaHop => hopWith([], fetch, key, owner);
+    expect(at().verify(header, { ...request, userId: 'u2' }, now)).toBe(false);
+    expect(at().verify(header, { ...request, body: '{"jsonrpc":"2.0","id":2}' }, now)).toBe(false);
+    expect(at().verify(header, { ...request, target: '/mcp/e/other' }, now)).toBe(false);
+    expect(at().verify(header, { ...request, method: 'GET' }, now)).toBe(false);
+    expect(at().verify(header, request, now + HOP_VALIDITY_MS + 1)).toBe(false);
+    expect(hopWith([], fetch, randomBytes(32), owner).verify(header, request, now)).toBe(false);
+    // Another replica of the cluster, or the signer itself, is not the one it was sent to.
+    expect(hopWith([]).verify(header, request, now)).toBe(false);
+    expect(signer.verify(header, request, now)).toBe(false);
+    expect(at().verify(`v2.${now}.${'A'.repeat(22)}.${'A'.repeat(43)}`, request, now)).toBe(false);
+    expect(at().verify(header.replace(/^v2\.\d+/, `v2.${now + 1}`), request, now)).toBe(false);
+    expect(at().verify('forged', request, now)).toBe(false);
+    expect(at().verify(header, request, now)).toBe(true);
+  });
+
+  test('a hop is accepted once: sent again it is refused, and nonces are forgotten once their hops are too old to verify', () => {
+    const signer = hopWith([]);
+    const receiver = hopWith([], fetch, key, owner);
+    const now = Date.now();
+    const header = signer.sign(request, owner, now);
+    expect(receiver.verify(header, request, now)).toBe(true);
+    expect(receiver.verify(header, request, now + 1_000)).toBe(false);
+    expect(receiver.verify(header, request, now + HOP_VALIDITY_MS)).toBe(false);
+    // A new hop for the same request has its own nonce.
+    expect(receiver.verify(signer.sign(request, owner, now), request, now)).toBe(true);
+    // Past the window the old nonces are dropped (their hops fail by age), and fresh hops still verify.
+    const later = now + 2 * HOP_VALIDITY_MS;
+    expect(receiver.verify(header, request, later)).toBe(false);
+    expect(receiver.remembered).toBe(2);
+    expect(receiver.verify(signer.sign(request, owner, later), request, later)).toBe(true);
+    expect(receiver.remembered).toBe(1);
   });
 
   test("hops are timed on the database's clock: a replica whose own clock runs a minute ahead accepts a fresh hop", () => {
@@ -35,10 +57,10 @@ describe('ReplicaHop', () => {
     // Both replicas read the database's time through their cluster store (as each heartbeat corrects it).
     const databaseNow = (): number => realNow();
     const signer = new ReplicaHop(randomUUID(), key, { replicas: async () => [], now: databaseNow });
-    const header = signer.sign(request);
+    const header = signer.sign(request, owner);
     try {
       Date.now = () => realNow() + 60_000;
-      const skewed = new ReplicaHop(randomUUID(), key, { replicas: async () => [], now: databaseNow });
+      const skewed = new ReplicaHop(owner, key, { replicas: async () => [], now: databaseNow });
       expect(skewed.verify(header, request)).toBe(true);
     } finally {
       Date.now = realNow;
@@ -71,7 +93,7 @@ describe('ReplicaHop', () => {
     expect(seen).toHaveLength(1);
     expect(seen[0]?.url).toBe('http://127.0.0.1:1234/mcp');
     expect(seen[0]?.authorization).toBe('Bearer t');
-    expect(hop.verify(seen[0]?.hop ?? '', request)).toBe(true);
+    expect(hopWith([], fetch, key, owner).verify(seen[0]?.hop ?? '', request)).toBe(true);
 
     const gone = await hopWith([]).forward(owner, incoming, request, { noun: 'call', hint: 'call it again' }).catch((error: unknown) => error);
     expect(isSwitchboardError(gone) && gone.code).toBe('CALL_INTERRUPTED');

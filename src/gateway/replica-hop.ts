@@ -5,10 +5,12 @@
  * login waiting for its browser — and the client carries an id naming that replica (see
  * {@link ownerOfState}). A request carrying such state that lands elsewhere is forwarded, as it came,
  * to the owner's URL in the `replicas` heartbeat table, with {@link HOP_HEADER}:
- * `v1.<unix ms>.<HMAC-SHA256>` over the method, path and query, the authenticated user's id (empty
- * for the OAuth callback, which has no bearer), and the SHA-256 of the body, keyed by a key of its
- * own derived (HKDF) from the registry's secret key. It is valid for {@link HOP_VALIDITY_MS} and
- * compared in constant time.
+ * `v2.<unix ms>.<nonce>.<HMAC-SHA256>` over the time, the nonce, the replica it is sent to, the method,
+ * path and query, the authenticated user's id (empty for the OAuth callback, which has no bearer), and
+ * the SHA-256 of the body, keyed by a key of its own derived (HKDF) from the registry's secret key. It
+ * is valid for {@link HOP_VALIDITY_MS}, compared in constant time, accepted only by the replica it
+ * names and only once: the replica remembers the nonces it accepted until they are too old to verify
+ * (a hop read off the wire between replicas cannot be sent again, to it or to another).
  *
  * The hop grants nothing by itself: the owner authenticates the forwarded request as it would any
  * other (the user's bearer token; the login's browser cookie), checks that the token's user is the
@@ -18,7 +20,7 @@
  * CALL_INTERRUPTED saying which replica held its call and to start it again — never a hang.
  */
 
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ErrorCode, SwitchboardError } from '../errors.js';
 import type { ClusterStore } from '../registry/index.js';
 import { REPLICA_EXPIRY_MS, REPLICA_FORGET_MS } from './replica-heartbeat.js';
@@ -55,11 +57,15 @@ export interface HopRequest {
   body: string;
 }
 
+const HOP = /^v2\.(\d{1,15})\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
+
 /** The hops of one replica. */
 export class ReplicaHop {
   /** This replica's id. */
   readonly replicaId: string;
   readonly #key: Buffer;
+  /** Nonces of the hops this replica accepted, with the time each stops verifying anyway (oldest first, roughly). */
+  readonly #accepted = new Map<string, number>();
   readonly #cluster: Pick<ClusterStore, 'replicas' | 'now'>;
   readonly #fetch: typeof fetch;
 
@@ -77,20 +83,42 @@ export class ReplicaHop {
     return owner !== undefined && owner !== this.replicaId;
   }
 
-  /** The {@link HOP_HEADER} value for `request` made at `now` (the database's clock: replicas' own clocks may differ). */
-  sign(request: HopRequest, now: number = this.#cluster.now()): string {
-    return `v1.${now}.${this.#mac(request, now)}`;
+  /** The {@link HOP_HEADER} value for `request` to replica `owner`, made at `now` (the database's clock: replicas' own clocks may differ). */
+  sign(request: HopRequest, owner: string, now: number = this.#cluster.now()): string {
+    const nonce = randomBytes(16).toString('base64url');
+    return `v2.${now}.${nonce}.${this.#mac(request, owner, now, nonce)}`;
   }
 
-  /** True when `header` is a hop of this cluster for exactly `request`, made less than {@link HOP_VALIDITY_MS} ago. */
+  /**
+   * True when `header` is a hop of this cluster to this replica for exactly `request`, made less than
+   * {@link HOP_VALIDITY_MS} ago and not accepted before; accepting it uses it up.
+   */
   verify(header: string, request: HopRequest, now: number = this.#cluster.now()): boolean {
-    const match = /^v1\.(\d{1,15})\.([A-Za-z0-9_-]{43})$/.exec(header);
-    if (match?.[1] === undefined || match[2] === undefined) return false;
+    const match = HOP.exec(header);
+    if (match?.[1] === undefined || match[2] === undefined || match[3] === undefined) return false;
     const made = Number(match[1]);
+    const nonce = match[2];
     if (Math.abs(now - made) > HOP_VALIDITY_MS) return false;
-    const expected = Buffer.from(this.#mac(request, made));
-    const brought = Buffer.from(match[2]);
-    return brought.length === expected.length && timingSafeEqual(brought, expected);
+    const expected = Buffer.from(this.#mac(request, this.replicaId, made, nonce));
+    const brought = Buffer.from(match[3]);
+    if (brought.length !== expected.length || !timingSafeEqual(brought, expected)) return false;
+    this.#forgetOld(now);
+    if (this.#accepted.has(nonce)) return false;
+    this.#accepted.set(nonce, made + HOP_VALIDITY_MS);
+    return true;
+  }
+
+  /** How many accepted hops' nonces this replica holds (at most those of the last {@link HOP_VALIDITY_MS} or so). */
+  get remembered(): number {
+    return this.#accepted.size;
+  }
+
+  /** Drops the nonces of hops that no longer verify by their age: the set holds at most a window's hops. */
+  #forgetOld(now: number): void {
+    for (const [nonce, until] of this.#accepted) {
+      if (until >= now) return;
+      this.#accepted.delete(nonce);
+    }
   }
 
   /**
@@ -107,7 +135,7 @@ export class ReplicaHop {
       const value = request.headers.get(name);
       if (value !== null) headers.set(name, value);
     }
-    headers.set(HOP_HEADER, this.sign(hop));
+    headers.set(HOP_HEADER, this.sign(hop, owner));
     // The client going away ends the hop (and so the owner's exchange); the owner not sending its headers in time fails it.
     const connect = new AbortController();
     const timer = setTimeout(() => connect.abort(new Error(`no answer within ${HOP_CONNECT_TIMEOUT_MS} ms`)), HOP_CONNECT_TIMEOUT_MS);
@@ -130,9 +158,9 @@ export class ReplicaHop {
     return new Response(answer.body, { status: answer.status, headers: returned });
   }
 
-  #mac(request: HopRequest, made: number): string {
+  #mac(request: HopRequest, owner: string, made: number, nonce: string): string {
     const bodyDigest = createHash('sha256').update(request.body).digest('base64url');
-    return createHmac('sha256', this.#key).update(`${made}\n${request.method.toUpperCase()}\n${request.target}\n${request.userId}\n${bodyDigest}`).digest('base64url');
+    return createHmac('sha256', this.#key).update(`v2\n${made}\n${nonce}\n${owner}\n${request.method.toUpperCase()}\n${request.target}\n${request.userId}\n${bodyDigest}`).digest('base64url');
   }
 }
 
