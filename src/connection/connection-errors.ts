@@ -71,3 +71,9 @@ export function missedPingsError(server: string, missed: number, cause: Switchbo
   const reason = `missed ${missed} health checks in a row`;
   return new SwitchboardError(ErrorCode.ServerDisconnected, `server "${server}" ${reason}`, { server, operation: 'ping', reason, cause });
 }
+
+/** The connection this side dropped because the server sent `what` (more than a bound allows). */
+export function droppedError(server: string, what: string): SwitchboardError {
+  const reason = `it sent ${what}: the connection was dropped`;
+  return new SwitchboardError(ErrorCode.ServerDisconnected, atServer(server, reason), { server, reason, hint: 'a server answers a request with less than that; check the server' });
+}

@@ -22,6 +22,8 @@ export interface HttpTransportOptions {
   fetch?: FetchLike;
   /** Bearer tokens or an OAuth client for servers that require authorization. */
   authProvider?: AuthProvider | OAuthClientProvider;
+  /** A legacy SSE transport's stream was cut at the bound (see limited-fetch): its answers are lost with it. */
+  onStreamCut?: (what: string) => void;
 }
 
 /** Creates the stdio transport of a spec. */
@@ -42,7 +44,8 @@ export function createStdioTransport(spec: StdioServerSpec, logger: Logger, onSt
 export async function createHttpTransport(kind: 'http' | 'sse', spec: HttpServerSpec, options: HttpTransportOptions): Promise<StreamableHTTPClientTransport | SSEClientTransport> {
   const { SSEClientTransport, StreamableHTTPClientTransport } = await loadClientSdk();
   const url = new URL(spec.url);
-  const fetch = limitedFetch(tracingFetch(options.fetch ?? globalThis.fetch, spec.name, options.logger), spec.name);
+  // Only the legacy transport's one stream carries every answer; a Streamable HTTP GET stream does not.
+  const fetch = limitedFetch(tracingFetch(options.fetch ?? globalThis.fetch, spec.name, options.logger), spec.name, kind === 'sse' && options.onStreamCut !== undefined ? { onStreamCut: options.onStreamCut } : {});
   const common = {
     requestInit: { headers: { ...spec.headers } },
     fetch,

@@ -7,7 +7,9 @@
  * connection to the server is dropped and the requests of that POST fail at once with a clear
  * SERVER_REQUEST_FAILED: an event stream ends with a JSON-RPC error for each of them (the SDK transport
  * only reports a broken stream, so the call used to wait for its deadline), a JSON body errors (its
- * send fails the request).
+ * send fails the request). A stream that carries no request of its own (a GET: the legacy SSE
+ * transport's one stream) is ended with an error and reported to `onStreamCut`, whose owner can end
+ * the session: its answers were on that stream.
  */
 
 import type { FetchLike } from '@modelcontextprotocol/client';
@@ -20,8 +22,17 @@ export const MAX_HTTP_MESSAGE_BYTES = 32 * 1024 * 1024;
 /** JSON-RPC's internal error: the failure is on the way, not in the server's handler. */
 const INTERNAL_ERROR = -32603;
 
+/** Options of {@link limitedFetch}. */
+export interface LimitedFetchOptions {
+  /** The bound. @default MAX_HTTP_MESSAGE_BYTES */
+  maxBytes?: number;
+  /** Told what was too large (`more than 32 MiB in one event of its event stream`) when a stream without a request of its own is cut. */
+  onStreamCut?: (what: string) => void;
+}
+
 /** `fetch` with every answer's body bounded as above (`server` names the server in the error). */
-export function limitedFetch(fetch: FetchLike, server: string, maxBytes: number = MAX_HTTP_MESSAGE_BYTES): FetchLike {
+export function limitedFetch(fetch: FetchLike, server: string, options: LimitedFetchOptions = {}): FetchLike {
+  const { maxBytes = MAX_HTTP_MESSAGE_BYTES, onStreamCut } = options;
   return async (input, init) => {
     const response = await fetch(input, init);
     if (response.body === null) return response;
@@ -36,6 +47,7 @@ export function limitedFetch(fetch: FetchLike, server: string, maxBytes: number 
             const what = `more than ${sizeText(maxBytes)} ${events === undefined ? 'in one answer' : 'in one event of its event stream'}`;
             const ids = events === undefined ? [] : requestIdsOf(init?.body);
             if (ids.length === 0) {
+              if (events !== undefined) onStreamCut?.(what);
               controller.error(new SwitchboardError(ErrorCode.ServerRequestFailed, `server "${server}" sent ${what}: the answer was dropped`, { server, hint: HINT }));
               return;
             }

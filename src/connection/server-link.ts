@@ -12,7 +12,7 @@ import type { SwitchboardError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { httpStatusOf } from '../to-switchboard-error.js';
 import { VERSION } from '../version.js';
-import { disconnectError } from './connection-errors.js';
+import { disconnectError, droppedError } from './connection-errors.js';
 import { createHttpTransport, createStdioTransport, type TransportKind } from './create-transport.js';
 import { shouldFallBackToSse } from './http-status.js';
 import { createMessageTrace } from './message-trace.js';
@@ -45,6 +45,8 @@ export class ServerLink {
   #transport: TappedTransport | undefined;
   #stdio: StdioProcessTransport | undefined;
   #kind: TransportKind | undefined;
+  /** Why the link was dropped by this side (a legacy SSE stream cut at the bound), for the calls it ends. */
+  #dropped: SwitchboardError | undefined;
   readonly #stderrTail: string[] = [];
 
   constructor(host: ServerLinkHost) {
@@ -76,12 +78,13 @@ export class ServerLink {
 
   /** How the link ended: the exit status and stderr of a process, or a closed connection. */
   disconnectError(): SwitchboardError {
-    return disconnectError(this.#host.spec.name, this.#stdio);
+    return this.#dropped ?? disconnectError(this.#host.spec.name, this.#stdio);
   }
 
   /** Opens transport and session; on failure the caller tears down. */
   open(signal: AbortSignal, deadlineMs: number): Promise<void> {
     const spec = this.#host.spec;
+    this.#dropped = undefined;
     return spec.type === 'stdio' ? this.#openStdio(spec, signal, deadlineMs) : this.#openHttp(spec, signal, deadlineMs);
   }
 
@@ -128,7 +131,13 @@ export class ServerLink {
     // An SSE fallback must use a 2025 (legacy-mode) client: SSE servers predate 2026-07-28.
     this.#kind = 'sse';
     const session = await this.#sdkSession(undefined, undefined);
-    const transport = new TappedTransport(await createHttpTransport('sse', spec, httpOptions), this.#tap());
+    // Every answer comes on the one stream: cut at the bound, the session is over, and its calls fail now with why (not at their deadlines).
+    const onStreamCut = (what: string): void => {
+      if (this.#transport !== transport) return;
+      this.#dropped = droppedError(spec.name, what);
+      transport.close().catch((error: unknown) => logger.debug('closing the cut stream failed', { error: String(error) }));
+    };
+    const transport: TappedTransport = new TappedTransport(await createHttpTransport('sse', spec, { ...httpOptions, onStreamCut }), this.#tap());
     await this.#handshake(session, transport, signal, deadlineMs);
   }
 

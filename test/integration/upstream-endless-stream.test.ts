@@ -109,3 +109,23 @@ describe.each([
     }
   }, 60_000);
 });
+
+test('legacy SSE: an event past the bound on the session stream ends the session; the call fails at once and the connection comes back', async () => {
+  const connection = new ServerConnection(specOf('flooding-sse', { url: fixture.sseUrl, transport: 'sse', callTimeout: '10m' }));
+  await connection.connect();
+  try {
+    expect(connection.transportKind).toBe('sse');
+    const streams = fixture.sseStreams();
+    const flooded = fixture.bytesFlooded();
+    // Every answer comes on the one stream: cut, its calls cannot be answered, so they fail now with why.
+    const failure: unknown = await connection.callTool('flood', {}).catch((error: unknown) => error);
+    expect(isSwitchboardError(failure) ? failure.code : failure).toBe(ErrorCode.ServerDisconnected);
+    expect((failure as Error).message).toBe('server "flooding-sse": it sent more than 32 MiB in one event of its event stream: the connection was dropped');
+    expect(fixture.bytesFlooded() - flooded).toBeLessThan(MAX_HTTP_MESSAGE_BYTES * 3);
+    // A call made meanwhile waits for the new session, on a new stream.
+    expect(JSON.stringify((await connection.callTool('echo', { message: 'after' })).content)).toContain('echo: after');
+    expect(fixture.sseStreams()).toBe(streams + 1);
+  } finally {
+    await connection.close();
+  }
+}, 60_000);
