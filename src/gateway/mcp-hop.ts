@@ -15,7 +15,7 @@ import { ErrorCode, SwitchboardError, isSwitchboardError } from '../errors.js';
 import type { RegistryUser } from '../registry/index.js';
 import { mcpErrorResponse, toApiError } from './http-error.js';
 import type { LegacySession } from './legacy-session.js';
-import { HOP_HEADER, interrupted, ownerOfState, type HopRequest, type ReplicaHop } from './replica-hop.js';
+import { HOP_HEADER, hopRefusal, interrupted, ownerOfState, type HopRequest, type ReplicaHop } from './replica-hop.js';
 
 /** What a `/mcp` hop signs for `request` of `user`. */
 function hopRequestOf(request: Request, user: RegistryUser, parsedBody: { value: unknown } | undefined): HopRequest {
@@ -23,12 +23,16 @@ function hopRequestOf(request: Request, user: RegistryUser, parsedBody: { value:
   return { method: request.method, target: `${url.pathname}${url.search}`, userId: user.id, body: parsedBody === undefined ? '' : JSON.stringify(parsedBody.value) };
 }
 
-/** The 403 of a hop header that does not verify (forged, replayed late, another user's or another request's); undefined when there is none or it verifies. */
+/**
+ * The 403 of a hop header that does not verify (forged, replayed, late, another user's or another
+ * request's); undefined when there is none or it verifies. A genuine hop for a replica that is gone
+ * passes too: {@link forwardRetry} then reports its call interrupted.
+ */
 export function refuseBadHop(hop: ReplicaHop | undefined, request: Request, user: RegistryUser, parsedBody: { value: unknown } | undefined): Response | undefined {
   const header = request.headers.get(HOP_HEADER);
   if (header === null) return undefined;
-  if (hop !== undefined && hop.verify(header, hopRequestOf(request, user, parsedBody))) return undefined;
-  return mcpErrorResponse(new SwitchboardError(ErrorCode.Forbidden, 'this request carries a replica-to-replica hop header that is not signed by this cluster', { hint: `clients must not send ${HOP_HEADER}` }));
+  if (hop !== undefined && hop.verify(header, hopRequestOf(request, user, parsedBody)) !== 'refused') return undefined;
+  return mcpErrorResponse(new SwitchboardError(ErrorCode.Forbidden, hopRefusal(header), { hint: `clients must not send ${HOP_HEADER}` }));
 }
 
 /** The `requestState` of a `tools/call` retry, with its JSON-RPC id. */

@@ -8,7 +8,7 @@
  */
 
 import { ErrorCode, isSwitchboardError } from '../errors.js';
-import { HOP_HEADER, interrupted, ownerOfState, type HopRequest, type ReplicaHop } from './replica-hop.js';
+import { HOP_HEADER, hopRefusal, interrupted, ownerOfState, type HopRequest, type ReplicaHop } from './replica-hop.js';
 
 /** What the callback route does with a redirect: serve it here, hand back the owner's answer, or refuse it. */
 export type CallbackRoute = { kind: 'here' } | { kind: 'answer'; response: Response } | { kind: 'refused'; status: 403 | 503; message: string };
@@ -20,7 +20,8 @@ export async function routeCallbackToOwner(request: Request, hop: ReplicaHop): P
   const url = new URL(request.url);
   const signed: HopRequest = { method: 'GET', target: `${url.pathname}${url.search}`, userId: '', body: '' };
   const header = request.headers.get(HOP_HEADER);
-  if (header !== null && !hop.verify(header, signed)) return { kind: 'refused', status: 403, message: 'this redirect carries a replica-to-replica hop header that is not signed by this cluster' };
+  // A genuine hop for a replica that is gone passes: its login is reported interrupted below.
+  if (header !== null && hop.verify(header, signed) === 'refused') return { kind: 'refused', status: 403, message: hopRefusal(header).replace('this request', 'this redirect') };
   const state = url.searchParams.get('state');
   if (state === null || !hop.isForeign(state)) return { kind: 'here' };
   const owner = ownerOfState(state) ?? '?';

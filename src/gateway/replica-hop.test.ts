@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { isSwitchboardError } from '../errors.js';
 import type { ReplicaRecord } from '../registry/index.js';
-import { HOP_HEADER, HOP_VALIDITY_MS, ReplicaHop, ownerOfState, type HopRequest } from './replica-hop.js';
+import { HOP_HEADER, HOP_VALIDITY_MS, ReplicaHop, hopRefusal, ownerOfState, type HopRequest } from './replica-hop.js';
 
 const key = randomBytes(32);
 const owner = randomUUID();
@@ -19,19 +19,22 @@ describe('ReplicaHop', () => {
     const header = signer.sign(request, owner, now);
     // Each refusal is checked on a fresh replica (an accepted hop is used up).
     const at = (): ReplicaHop => hopWith([], fetch, key, owner);
-    expect(at().verify(header, { ...request, userId: 'u2' }, now)).toBe(false);
-    expect(at().verify(header, { ...request, body: '{"jsonrpc":"2.0","id":2}' }, now)).toBe(false);
-    expect(at().verify(header, { ...request, target: '/mcp/e/other' }, now)).toBe(false);
-    expect(at().verify(header, { ...request, method: 'GET' }, now)).toBe(false);
-    expect(at().verify(header, request, now + HOP_VALIDITY_MS + 1)).toBe(false);
-    expect(hopWith([], fetch, randomBytes(32), owner).verify(header, request, now)).toBe(false);
-    // Another replica of the cluster, or the signer itself, is not the one it was sent to.
-    expect(hopWith([]).verify(header, request, now)).toBe(false);
-    expect(signer.verify(header, request, now)).toBe(false);
-    expect(at().verify(`v2.${now}.${'A'.repeat(22)}.${'A'.repeat(43)}`, request, now)).toBe(false);
-    expect(at().verify(header.replace(/^v2\.\d+/, `v2.${now + 1}`), request, now)).toBe(false);
-    expect(at().verify('forged', request, now)).toBe(false);
-    expect(at().verify(header, request, now)).toBe(true);
+    expect(at().verify(header, { ...request, userId: 'u2' }, now)).toBe('refused');
+    expect(at().verify(header, { ...request, body: '{"jsonrpc":"2.0","id":2}' }, now)).toBe('refused');
+    expect(at().verify(header, { ...request, target: '/mcp/e/other' }, now)).toBe('refused');
+    expect(at().verify(header, { ...request, method: 'GET' }, now)).toBe('refused');
+    expect(at().verify(header, request, now + HOP_VALIDITY_MS + 1)).toBe('refused');
+    expect(hopWith([], fetch, randomBytes(32), owner).verify(header, request, now)).toBe('refused');
+    // Another replica id in the header, or a forged MAC, a changed time, an old format: not this cluster's.
+    expect(at().verify(header.replace(owner, randomUUID()), request, now)).toBe('refused');
+    expect(at().verify(`v2.${now}.${'A'.repeat(22)}.${owner}.${'A'.repeat(43)}`, request, now)).toBe('refused');
+    expect(at().verify(header.replace(/^v2\.\d+/, `v2.${now + 1}`), request, now)).toBe('refused');
+    expect(at().verify(`v1.${now}.${'A'.repeat(43)}`, request, now)).toBe('refused');
+    expect(at().verify('forged', request, now)).toBe('refused');
+    // A genuine hop for another replica (gone, its address taken by this one) is told apart, and grants nothing here.
+    expect(hopWith([]).verify(header, request, now)).toBe('elsewhere');
+    expect(signer.verify(header, request, now)).toBe('elsewhere');
+    expect(at().verify(header, request, now)).toBe('accepted');
   });
 
   test('a hop is accepted once: sent again it is refused, and nonces are forgotten once their hops are too old to verify', () => {
@@ -39,17 +42,24 @@ describe('ReplicaHop', () => {
     const receiver = hopWith([], fetch, key, owner);
     const now = Date.now();
     const header = signer.sign(request, owner, now);
-    expect(receiver.verify(header, request, now)).toBe(true);
-    expect(receiver.verify(header, request, now + 1_000)).toBe(false);
-    expect(receiver.verify(header, request, now + HOP_VALIDITY_MS)).toBe(false);
+    expect(receiver.verify(header, request, now)).toBe('accepted');
+    expect(receiver.verify(header, request, now + 1_000)).toBe('refused');
+    expect(receiver.verify(header, request, now + HOP_VALIDITY_MS)).toBe('refused');
     // A new hop for the same request has its own nonce.
-    expect(receiver.verify(signer.sign(request, owner, now), request, now)).toBe(true);
+    expect(receiver.verify(signer.sign(request, owner, now), request, now)).toBe('accepted');
     // Past the window the old nonces are dropped (their hops fail by age), and fresh hops still verify.
     const later = now + 2 * HOP_VALIDITY_MS;
-    expect(receiver.verify(header, request, later)).toBe(false);
+    expect(receiver.verify(header, request, later)).toBe('refused');
     expect(receiver.remembered).toBe(2);
-    expect(receiver.verify(signer.sign(request, owner, later), request, later)).toBe(true);
+    expect(receiver.verify(signer.sign(request, owner, later), request, later)).toBe('accepted');
     expect(receiver.remembered).toBe(1);
+    // The clock stepping back does not bring a forgotten hop back: ages are judged on the latest time seen too.
+    expect(receiver.verify(header, request, now + HOP_VALIDITY_MS - 1)).toBe('refused');
+  });
+
+  test('a hop of an earlier version is refused with a reason that says so', () => {
+    expect(hopRefusal(`v1.${Date.now()}.${'A'.repeat(43)}`)).toContain('replica of an earlier version');
+    expect(hopRefusal('forged')).toContain('not signed by this cluster');
   });
 
   test("hops are timed on the database's clock: a replica whose own clock runs a minute ahead accepts a fresh hop", () => {
@@ -61,7 +71,7 @@ describe('ReplicaHop', () => {
     try {
       Date.now = () => realNow() + 60_000;
       const skewed = new ReplicaHop(owner, key, { replicas: async () => [], now: databaseNow });
-      expect(skewed.verify(header, request)).toBe(true);
+      expect(skewed.verify(header, request)).toBe('accepted');
     } finally {
       Date.now = realNow;
     }
@@ -93,7 +103,7 @@ describe('ReplicaHop', () => {
     expect(seen).toHaveLength(1);
     expect(seen[0]?.url).toBe('http://127.0.0.1:1234/mcp');
     expect(seen[0]?.authorization).toBe('Bearer t');
-    expect(hopWith([], fetch, key, owner).verify(seen[0]?.hop ?? '', request)).toBe(true);
+    expect(hopWith([], fetch, key, owner).verify(seen[0]?.hop ?? '', request)).toBe('accepted');
 
     const gone = await hopWith([]).forward(owner, incoming, request, { noun: 'call', hint: 'call it again' }).catch((error: unknown) => error);
     expect(isSwitchboardError(gone) && gone.code).toBe('CALL_INTERRUPTED');

@@ -5,12 +5,14 @@
  * login waiting for its browser — and the client carries an id naming that replica (see
  * {@link ownerOfState}). A request carrying such state that lands elsewhere is forwarded, as it came,
  * to the owner's URL in the `replicas` heartbeat table, with {@link HOP_HEADER}:
- * `v2.<unix ms>.<nonce>.<HMAC-SHA256>` over the time, the nonce, the replica it is sent to, the method,
- * path and query, the authenticated user's id (empty for the OAuth callback, which has no bearer), and
- * the SHA-256 of the body, keyed by a key of its own derived (HKDF) from the registry's secret key. It
- * is valid for {@link HOP_VALIDITY_MS}, compared in constant time, accepted only by the replica it
- * names and only once: the replica remembers the nonces it accepted until they are too old to verify
- * (a hop read off the wire between replicas cannot be sent again, to it or to another).
+ * `v2.<unix ms>.<nonce>.<replica id>.<HMAC-SHA256>` over the time, the nonce, the id of the replica it is
+ * sent to, the method, path and query, the authenticated user's id (empty for the OAuth callback, which
+ * has no bearer), and the SHA-256 of the body, keyed by a key of its own derived (HKDF) from the
+ * registry's secret key. It is valid for {@link HOP_VALIDITY_MS}, compared in constant time, accepted
+ * only by the replica it names and only once: the replica remembers the nonces it accepted until they
+ * are too old to verify (a hop read off the wire between replicas cannot be sent again, to it or to
+ * another). A genuine hop for another replica is told apart ({@link HopCheck}): it reached a new
+ * replica at the address of one that is gone, whose call or login is then reported interrupted.
  *
  * The hop grants nothing by itself: the owner authenticates the forwarded request as it would any
  * other (the user's bearer token; the login's browser cookie), checks that the token's user is the
@@ -57,7 +59,20 @@ export interface HopRequest {
   body: string;
 }
 
-const HOP = /^v2\.(\d{1,15})\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
+const HOP = /^v2\.(\d{1,15})\.([A-Za-z0-9_-]{22})\.([0-9a-f-]{36})\.([A-Za-z0-9_-]{43})$/;
+
+/**
+ * What {@link ReplicaHop.verify} found: a hop for this replica (accepted, and used up), a genuine hop
+ * of this cluster sent to another replica (whose address this one now has), or nothing valid.
+ */
+export type HopCheck = 'accepted' | 'elsewhere' | 'refused';
+
+/** Why a hop header that did not verify is refused, for the 403. */
+export function hopRefusal(header: string): string {
+  return header.startsWith('v1.')
+    ? 'this request was forwarded by a replica of an earlier version (its hop header is v1): run one version on every replica of the cluster'
+    : 'this request carries a replica-to-replica hop header that is not signed by this cluster';
+}
 
 /** The hops of one replica. */
 export class ReplicaHop {
@@ -66,6 +81,8 @@ export class ReplicaHop {
   readonly #key: Buffer;
   /** Nonces of the hops this replica accepted, with the time each stops verifying anyway (oldest first, roughly). */
   readonly #accepted = new Map<string, number>();
+  /** The latest time a hop was checked at: ages are judged against it too, so a clock stepping back cannot bring a forgotten hop back. */
+  #latest = 0;
   readonly #cluster: Pick<ClusterStore, 'replicas' | 'now'>;
   readonly #fetch: typeof fetch;
 
@@ -86,37 +103,39 @@ export class ReplicaHop {
   /** The {@link HOP_HEADER} value for `request` to replica `owner`, made at `now` (the database's clock: replicas' own clocks may differ). */
   sign(request: HopRequest, owner: string, now: number = this.#cluster.now()): string {
     const nonce = randomBytes(16).toString('base64url');
-    return `v2.${now}.${nonce}.${this.#mac(request, owner, now, nonce)}`;
+    return `v2.${now}.${nonce}.${owner}.${this.#mac(request, owner, now, nonce)}`;
   }
 
   /**
-   * True when `header` is a hop of this cluster to this replica for exactly `request`, made less than
-   * {@link HOP_VALIDITY_MS} ago and not accepted before; accepting it uses it up.
+   * Whether `header` is a hop of this cluster for exactly `request`, made less than
+   * {@link HOP_VALIDITY_MS} ago: `accepted` when it is for this replica and was not accepted before
+   * (accepting uses it up), `elsewhere` when it is for another replica, else `refused`.
    */
-  verify(header: string, request: HopRequest, now: number = this.#cluster.now()): boolean {
-    const match = HOP.exec(header);
-    if (match?.[1] === undefined || match[2] === undefined || match[3] === undefined) return false;
-    const made = Number(match[1]);
-    const nonce = match[2];
-    if (Math.abs(now - made) > HOP_VALIDITY_MS) return false;
-    const expected = Buffer.from(this.#mac(request, this.replicaId, made, nonce));
-    const brought = Buffer.from(match[3]);
-    if (brought.length !== expected.length || !timingSafeEqual(brought, expected)) return false;
-    this.#forgetOld(now);
-    if (this.#accepted.has(nonce)) return false;
+  verify(header: string, request: HopRequest, now: number = this.#cluster.now()): HopCheck {
+    const [, madeText, nonce, target, mac] = HOP.exec(header) ?? [];
+    if (madeText === undefined || nonce === undefined || target === undefined || mac === undefined) return 'refused';
+    const made = Number(madeText);
+    this.#latest = Math.max(this.#latest, now);
+    if (Math.abs(now - made) > HOP_VALIDITY_MS || made < this.#latest - HOP_VALIDITY_MS) return 'refused';
+    const expected = Buffer.from(this.#mac(request, target, made, nonce));
+    const brought = Buffer.from(mac);
+    if (brought.length !== expected.length || !timingSafeEqual(brought, expected)) return 'refused';
+    if (target !== this.replicaId) return 'elsewhere';
+    this.#forgetOld();
+    if (this.#accepted.has(nonce)) return 'refused';
     this.#accepted.set(nonce, made + HOP_VALIDITY_MS);
-    return true;
+    return 'accepted';
   }
 
-  /** How many accepted hops' nonces this replica holds (at most those of the last {@link HOP_VALIDITY_MS} or so). */
+  /** How many accepted hops' nonces this replica holds: those of about the last minute at most (a hop may be stamped up to {@link HOP_VALIDITY_MS} ahead). */
   get remembered(): number {
     return this.#accepted.size;
   }
 
-  /** Drops the nonces of hops that no longer verify by their age: the set holds at most a window's hops. */
-  #forgetOld(now: number): void {
+  /** Drops the nonces of hops too old to verify (see {@link verify}'s age checks); stops at the first one still young (rough time order). */
+  #forgetOld(): void {
     for (const [nonce, until] of this.#accepted) {
-      if (until >= now) return;
+      if (until >= this.#latest) return;
       this.#accepted.delete(nonce);
     }
   }

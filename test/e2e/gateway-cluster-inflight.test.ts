@@ -11,15 +11,18 @@
  * c. A 2025 session's `notifications/cancelled` sent to another replica stops the call running on the
  *    first one (the fast path's calls and the SDK's).
  *    Its answer to an elicitation sent on the call's stream, posted to another replica, reaches the call.
- * d. A request with a forged or unsigned replica-to-replica hop header is refused (403).
+ * d. A request with a forged or unsigned replica-to-replica hop header is refused (403); a genuine hop for a
+ *    replica that is gone ends its call with CALL_INTERRUPTED, and a hop is accepted once.
  * e. (last) The replica holding an `input_required` call and a login is SIGKILLed: the retry and the
  *    redirect sent elsewhere end at once with CALL_INTERRUPTED naming it, never a hang.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Client as V2Client, StreamableHTTPClientTransport as V2HttpTransport, type FetchLike } from '@modelcontextprotocol/client';
+import { HOP_KEY_PURPOSE, ReplicaHop } from '../../src/gateway/replica-hop.js';
 import { SecretBox } from '../../src/registry/secret-box.js';
 import { ServerRegistry } from '../../src/registry/server-registry.js';
 import { startOAuthProtectedServer, type OAuthFixture } from '../fixtures/servers/oauth-protected-server.mjs';
@@ -99,6 +102,7 @@ describe.skipIf(reason !== undefined)(`in-flight state across three replicas beh
   const secretKey = SecretBox.formatKey(SecretBox.generateKey());
   let tess: string;
   let rita: string;
+  let ritaId: string;
 
   const member = (index: number): Member => {
     const found = members[index];
@@ -177,7 +181,9 @@ describe.skipIf(reason !== undefined)(`in-flight state across three replicas beh
     }
     registry = await ServerRegistry.open({ db: database.db, secretKey, watch: false });
     tess = (await registry.tokens.create(await registry.users.add('tess'))).token;
-    rita = (await registry.tokens.create(await registry.users.add('rita'))).token;
+    const ritaUser = await registry.users.add('rita');
+    ritaId = ritaUser.id;
+    rita = (await registry.tokens.create(ritaUser)).token;
     await registry.servers.add(null, 'remote', { url: fixture.url });
     haproxy = await startHaproxy([{ name: 'switchboard', lines: deployedBackend(ports) }]);
     await waitFor(async () => (await haproxy.servers()).filter((server) => server.status === 'UP').length === 3, 15_000, 'HAProxy to see three replicas up');
@@ -292,7 +298,7 @@ describe.skipIf(reason !== undefined)(`in-flight state across three replicas beh
 
   test('a forged or unsigned replica-to-replica hop is refused, on /mcp and on /oauth/callback', async () => {
     const target = member(1);
-    const forged = `v1.${Date.now()}.${'A'.repeat(43)}`;
+    const forged = `v2.${Date.now()}.${'A'.repeat(22)}.${target.id}.${'A'.repeat(43)}`;
     for (const hop of [forged, 'unsigned']) {
       const answer = await fetch(`${target.process.url}/mcp`, {
         method: 'POST',
@@ -305,6 +311,22 @@ describe.skipIf(reason !== undefined)(`in-flight state across three replicas beh
       expect(callback.status).toBe(403);
       expect(await callback.text()).toContain('not signed by this cluster');
     }
+  });
+
+  test('a genuine hop for a replica that is gone, landing on a replica now at its address, ends with CALL_INTERRUPTED, not 403; sent again it is refused', async () => {
+    const target = member(1);
+    const gone = randomUUID();
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'asking__ask_name', arguments: {}, requestState: `${gone}.whatever` } });
+    // Signed as a replica of this cluster signs a hop to `gone` (the key is the cluster's, derived from its secret key).
+    const signer = new ReplicaHop(randomUUID(), registry.derivedKey(HOP_KEY_PURPOSE), registry.cluster);
+    const headers = { authorization: `Bearer ${rita}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', [HOP_HEADER]: signer.sign({ method: 'POST', target: '/mcp', userId: ritaId, body }, gone) };
+    const answer = await fetch(`${target.process.url}/mcp`, { method: 'POST', headers, body });
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toMatchObject({ id: 7, error: { data: { code: 'CALL_INTERRUPTED' } } });
+    // A hop signed for this replica is accepted once (here: a retry whose state names no live replica), then refused.
+    const own = { ...headers, [HOP_HEADER]: signer.sign({ method: 'POST', target: '/mcp', userId: ritaId, body }, target.id) };
+    expect((await fetch(`${target.process.url}/mcp`, { method: 'POST', headers: own, body })).status).toBe(200);
+    expect((await fetch(`${target.process.url}/mcp`, { method: 'POST', headers: own, body })).status).toBe(403);
   });
 
   test('when the replica holding a call and a login is SIGKILLed, the retry and the redirect sent elsewhere end at once with CALL_INTERRUPTED naming it', async () => {
