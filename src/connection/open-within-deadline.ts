@@ -51,7 +51,8 @@ export async function openWithinDeadline(link: ServerLink, attempt: OpenAttempt)
     // A server that dies at start closes stdout a moment before its exit status is known.
     const stdio = link.stdio;
     if (stdio !== undefined && !(abort.signal.reason instanceof DeadlineExceeded) && isConnectionLoss(error)) await stdio.waitForExit(EXIT_STATUS_WAIT_MS);
-    throw attempt.closed() ?? explainStartError(error, { spec, stdio, transportKind: link.transportKind, deadlineMs: attempt.deadlineMs, abortReason: abort.signal.reason });
+    // A link this side dropped says why (its transport's own error only says that it closed).
+    throw attempt.closed() ?? explainStartError(link.dropped ?? error, { spec, stdio, transportKind: link.transportKind, deadlineMs: attempt.deadlineMs, abortReason: abort.signal.reason });
   } finally {
     signal?.removeEventListener('abort', onOuterAbort);
   }

@@ -76,6 +76,11 @@ export class ServerLink {
     return this.#stdio?.stderr.lines(lines) ?? this.#stderrTail.slice(-lines);
   }
 
+  /** Why this side dropped the link (a legacy SSE stream cut at the bound), if it did. */
+  get dropped(): SwitchboardError | undefined {
+    return this.#dropped;
+  }
+
   /** How the link ended: the exit status and stderr of a process, or a closed connection. */
   disconnectError(): SwitchboardError {
     return this.#dropped ?? disconnectError(this.#host.spec.name, this.#stdio);

@@ -116,6 +116,7 @@ test('legacy SSE: an event past the bound on the session stream ends the session
   try {
     expect(connection.transportKind).toBe('sse');
     const streams = fixture.sseStreams();
+    const handshakes = fixture.sseInitializes();
     const flooded = fixture.bytesFlooded();
     // Every answer comes on the one stream: cut, its calls cannot be answered, so they fail now with why.
     const failure: unknown = await connection.callTool('flood', {}).catch((error: unknown) => error);
@@ -124,7 +125,20 @@ test('legacy SSE: an event past the bound on the session stream ends the session
     expect(fixture.bytesFlooded() - flooded).toBeLessThan(MAX_HTTP_MESSAGE_BYTES * 3);
     // A call made meanwhile waits for the new session, on a new stream.
     expect(JSON.stringify((await connection.callTool('echo', { message: 'after' })).content)).toContain('echo: after');
+    // A new session (a new handshake), not the event source reconnecting the old stream by itself.
     expect(fixture.sseStreams()).toBe(streams + 1);
+    expect(fixture.sseInitializes()).toBe(handshakes + 1);
+  } finally {
+    await connection.close();
+  }
+}, 60_000);
+
+test('legacy SSE: a stream cut at the bound during the handshake fails the start with why', async () => {
+  const connection = new ServerConnection(specOf('flooding-start', { url: `${fixture.sseUrl}?flood`, transport: 'sse', restart: false, timeout: '50s' }));
+  try {
+    const failure: unknown = await connection.connect().catch((error: unknown) => error);
+    expect(isSwitchboardError(failure) ? failure.code : failure).toBe(ErrorCode.ServerStartFailed);
+    expect((failure as Error).message).toBe('server "flooding-start" failed to start: it sent more than 32 MiB in one event of its event stream: the connection was dropped');
   } finally {
     await connection.close();
   }
