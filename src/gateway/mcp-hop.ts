@@ -23,15 +23,23 @@ function hopRequestOf(request: Request, user: RegistryUser, parsedBody: { value:
   return { method: request.method, target: `${url.pathname}${url.search}`, userId: user.id, body: parsedBody === undefined ? '' : JSON.stringify(parsedBody.value) };
 }
 
+/** What a retry whose call ended with its replica is told. */
+const RETRY = { noun: 'call', hint: 'call the tool again from the start: its upstream call ended with that replica' };
+
 /**
- * The 403 of a hop header that does not verify (forged, replayed, late, another user's or another
- * request's); undefined when there is none or it verifies. A genuine hop for a replica that is gone
- * passes too: {@link forwardRetry} then reports its call interrupted.
+ * The answer to a request carrying a hop header that is not accepted here, or undefined when there is
+ * none or it is. A header that does not verify (forged, replayed, late, another user's or another
+ * request's) gets 403. A genuine hop for another replica (one that is gone, whose address this one now
+ * has) ends here too, with CALL_INTERRUPTED for the retry it carries: it may not go on to anything of
+ * the user, since the auth middleware took a DPoP-bound token without a proof on the strength of it.
  */
 export function refuseBadHop(hop: ReplicaHop | undefined, request: Request, user: RegistryUser, parsedBody: { value: unknown } | undefined): Response | undefined {
   const header = request.headers.get(HOP_HEADER);
   if (header === null) return undefined;
-  if (hop !== undefined && hop.verify(header, hopRequestOf(request, user, parsedBody)) !== 'refused') return undefined;
+  const check = hop === undefined ? 'refused' : hop.verify(header, hopRequestOf(request, user, parsedBody));
+  if (check === 'accepted') return undefined;
+  const retry = retryOf(parsedBody?.value);
+  if (check === 'elsewhere' && retry !== undefined) return interruptedAnswer(interrupted(ownerOfState(retry.state) ?? '?', RETRY, 'is no longer at its address'), retry.id);
   return mcpErrorResponse(new SwitchboardError(ErrorCode.Forbidden, hopRefusal(header), { hint: `clients must not send ${HOP_HEADER}` }));
 }
 
@@ -45,17 +53,16 @@ function retryOf(value: unknown): { id: string | number; state: string } | undef
 
 /**
  * The owner's answer to a 2026-07-28 retry whose state another replica holds, or undefined when the
- * state is this replica's (or names no replica). A retry already forwarded once (`hopped`) is not
- * forwarded again: its owner's address now belongs to another replica, so the call is gone.
+ * state is this replica's (or names no replica). A retry already forwarded once (it carries a hop) is
+ * never forwarded again.
  */
 export async function forwardRetry(hop: ReplicaHop | undefined, request: Request, user: RegistryUser, parsedBody: { value: unknown } | undefined): Promise<Response | undefined> {
   const retry = hop === undefined ? undefined : retryOf(parsedBody?.value);
   if (hop === undefined || retry === undefined || !hop.isForeign(retry.state)) return undefined;
   const owner = ownerOfState(retry.state) ?? '?';
-  const what = { noun: 'call', hint: 'call the tool again from the start: its upstream call ended with that replica' };
   try {
-    if (request.headers.get(HOP_HEADER) !== null) throw interrupted(owner, what, 'is no longer at its address');
-    return await hop.forward(owner, request, hopRequestOf(request, user, parsedBody), what);
+    if (request.headers.get(HOP_HEADER) !== null) throw interrupted(owner, RETRY, 'is no longer at its address');
+    return await hop.forward(owner, request, hopRequestOf(request, user, parsedBody), RETRY);
   } catch (error) {
     if (!isSwitchboardError(error) || error.code !== ErrorCode.CallInterrupted) throw error;
     return interruptedAnswer(error, retry.id);

@@ -7,7 +7,7 @@
  * to start it again. A hop header that does not verify is refused.
  */
 
-import { ErrorCode, isSwitchboardError } from '../errors.js';
+import { ErrorCode, isSwitchboardError, type SwitchboardError } from '../errors.js';
 import { HOP_HEADER, hopRefusal, interrupted, ownerOfState, type HopRequest, type ReplicaHop } from './replica-hop.js';
 
 /** What the callback route does with a redirect: serve it here, hand back the owner's answer, or refuse it. */
@@ -20,16 +20,23 @@ export async function routeCallbackToOwner(request: Request, hop: ReplicaHop): P
   const url = new URL(request.url);
   const signed: HopRequest = { method: 'GET', target: `${url.pathname}${url.search}`, userId: '', body: '' };
   const header = request.headers.get(HOP_HEADER);
-  // A genuine hop for a replica that is gone passes: its login is reported interrupted below.
-  if (header !== null && hop.verify(header, signed) === 'refused') return { kind: 'refused', status: 403, message: hopRefusal(header).replace('this request', 'this redirect') };
+  const check = header === null ? undefined : hop.verify(header, signed);
+  if (header !== null && check === 'refused') return { kind: 'refused', status: 403, message: hopRefusal(header).replace('this request', 'this redirect') };
   const state = url.searchParams.get('state');
+  const owner = (state === null ? undefined : ownerOfState(state)) ?? '?';
+  // A genuine hop for another replica (gone, its address now this one's) ends here: its login was that replica's.
+  if (check === 'elsewhere') return interruptedPage(interrupted(owner, LOGIN, 'is no longer at its address'));
   if (state === null || !hop.isForeign(state)) return { kind: 'here' };
-  const owner = ownerOfState(state) ?? '?';
   try {
     if (header !== null) throw interrupted(owner, LOGIN, 'is no longer at its address');
     return { kind: 'answer', response: await hop.forward(owner, request, signed, LOGIN) };
   } catch (error) {
     if (!isSwitchboardError(error) || error.code !== ErrorCode.CallInterrupted) throw error;
-    return { kind: 'refused', status: 503, message: `${error.message} — ${error.hint ?? LOGIN.hint}` };
+    return interruptedPage(error);
   }
+}
+
+/** The 503 page of a login that ended with its replica. */
+function interruptedPage(error: SwitchboardError): CallbackRoute {
+  return { kind: 'refused', status: 503, message: `${error.message} — ${error.hint ?? LOGIN.hint}` };
 }

@@ -10,9 +10,10 @@
  * has no bearer), and the SHA-256 of the body, keyed by a key of its own derived (HKDF) from the
  * registry's secret key. It is valid for {@link HOP_VALIDITY_MS}, compared in constant time, accepted
  * only by the replica it names and only once: the replica remembers the nonces it accepted until they
- * are too old to verify (a hop read off the wire between replicas cannot be sent again, to it or to
- * another). A genuine hop for another replica is told apart ({@link HopCheck}): it reached a new
- * replica at the address of one that is gone, whose call or login is then reported interrupted.
+ * are too old to verify. A genuine hop for another replica is told apart ({@link HopCheck}): it reached
+ * a new replica at the address of one that is gone, and its call or login ends there as interrupted,
+ * before anything of its user is looked at. So a hop read off the wire between replicas and sent again
+ * is refused by its replica and ends as interrupted at any other.
  *
  * The hop grants nothing by itself: the owner authenticates the forwarded request as it would any
  * other (the user's bearer token; the login's browser cookie), checks that the token's user is the

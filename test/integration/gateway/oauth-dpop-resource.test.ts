@@ -9,7 +9,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { HOP_HEADER } from '../../../src/gateway/replica-hop.js';
+import { HOP_HEADER, HOP_KEY_PURPOSE, ReplicaHop } from '../../../src/gateway/replica-hop.js';
+import type { RegistryUser } from '../../../src/registry/index.js';
 import { startGateway, type RunningGateway } from '../../../src/gateway/serve.js';
 import { noopLogger } from '../../../src/logger.js';
 import { startTestGateway, type TestGateway } from '../../helpers/gateway.js';
@@ -22,7 +23,7 @@ const ASKING_SERVER = `${FIXTURES}/asking-server.mjs`;
 let gateway: TestGateway;
 let base: string;
 let resource: string;
-let alice: { token: string };
+let alice: { user: RegistryUser; token: string };
 let clientId: string;
 
 interface ProofKey {
@@ -64,6 +65,8 @@ const echo = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ech
 function post(url: string, headers: Record<string, string>): Promise<Response> {
   return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'echo', ...headers }, body: JSON.stringify(echo), signal: AbortSignal.timeout(10_000) });
 }
+/** A well-formed hop header of no replica of this cluster (its MAC is made up). */
+const FORGED_HOP = `v2.${Date.now()}.${'A'.repeat(22)}.${randomUUID()}.${'A'.repeat(43)}`;
 /** The id of an answer of the fast path (the general path's ids are UUIDs). */
 const FAST_ID = /^f[0-9a-f]{8}-/;
 
@@ -179,17 +182,44 @@ for (const { kind, skip } of await backendsToTest()) {
     test('a hop header does not stand in for the proof: forged, on /mcp, it is refused', async () => {
       const key = await proofKey();
       const { access } = await boundTokens(key);
-      const forged = await post(resource, { authorization: `DPoP ${access}`, [HOP_HEADER]: 'v1.1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' });
+      const forged = await post(resource, { authorization: `DPoP ${access}`, [HOP_HEADER]: FORGED_HOP });
       expect(forged.status).toBe(403);
       expect(await forged.text()).toMatch(/hop header that is not signed by this cluster/);
-      const elsewhere = await fetch(`${base}/api/me`, { headers: { authorization: `DPoP ${access}`, [HOP_HEADER]: 'v1.1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' } });
+      const elsewhere = await fetch(`${base}/api/me`, { headers: { authorization: `DPoP ${access}`, [HOP_HEADER]: FORGED_HOP } });
       expect(elsewhere.status).toBe(401);
+    });
+
+    test('a genuine hop for another replica, read off the wire and sent here without a proof, ends as interrupted: it reaches no session of its user', async () => {
+      const key = await proofKey();
+      const { access } = await boundTokens(key);
+      // alice's own 2025-era session on this gateway.
+      const opened = await fetch(resource, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${alice.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+        signal: AbortSignal.timeout(10_000),
+      });
+      const session = opened.headers.get('mcp-session-id') ?? '';
+      expect(session, await opened.text()).not.toBe('');
+      // A retry one replica forwarded to another (gone now), signed with the cluster's key as a replica signs it.
+      const gone = randomUUID();
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'sink__echo', arguments: { message: 'REPLAYED' }, requestState: `${gone}.x` } });
+      const signer = new ReplicaHop(randomUUID(), gateway.registry.derivedKey(HOP_KEY_PURPOSE), gateway.registry.cluster);
+      const hop = signer.sign({ method: 'POST', target: '/mcp', userId: alice.user.id, body }, gone);
+      const headers = { authorization: `DPoP ${access}`, [HOP_HEADER]: hop, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
+      for (const extra of [{}, { 'mcp-session-id': session }] as Array<Record<string, string>>) {
+        const answer = await fetch(resource, { method: 'POST', headers: { ...headers, ...extra }, body, signal: AbortSignal.timeout(10_000) });
+        const text = await answer.text();
+        expect(answer.status, text).toBe(200);
+        expect(text).toContain('CALL_INTERRUPTED');
+        expect(text).not.toContain('REPLAYED');
+      }
     });
 
     test('a forged hop is refused before anything of the user is looked at: with /mcp off, no route names their endpoints or reads their scopes', async () => {
       const key = await proofKey();
       const { access } = await boundTokens(key);
-      const forgedHop = 'v1.1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+      const forgedHop = FORGED_HOP;
       // A list-only token calling a tool: the hop is refused, not the scope (which would tell what the token holds).
       const listOnly = await boundTokens(key, 'mcp:read');
       const scoped = await post(resource, { authorization: `DPoP ${listOnly.access}`, [HOP_HEADER]: forgedHop });
