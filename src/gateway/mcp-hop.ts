@@ -37,10 +37,13 @@ export function refuseBadHop(hop: ReplicaHop | undefined, request: Request, user
   const header = request.headers.get(HOP_HEADER);
   if (header === null) return undefined;
   const check = hop === undefined ? 'refused' : hop.verify(header, hopRequestOf(request, user, parsedBody));
+  const refused = (message: string): Response => mcpErrorResponse(new SwitchboardError(ErrorCode.Forbidden, message, { hint: `clients must not send ${HOP_HEADER}` }));
+  if (check === 'refused') return refused(hopRefusal(header));
+  // A hop carries a stateless retry: a session id (not under the MAC) would steer it, without a DPoP proof, into a session of the user.
+  if (request.headers.has('mcp-session-id')) return refused('a request forwarded between replicas carries no session id');
   if (check === 'accepted') return undefined;
   const retry = retryOf(parsedBody?.value);
-  if (check === 'elsewhere' && retry !== undefined) return interruptedAnswer(interrupted(ownerOfState(retry.state) ?? '?', RETRY, 'is no longer at its address'), retry.id);
-  return mcpErrorResponse(new SwitchboardError(ErrorCode.Forbidden, hopRefusal(header), { hint: `clients must not send ${HOP_HEADER}` }));
+  return retry === undefined ? refused(hopRefusal(header)) : interruptedAnswer(interrupted(ownerOfState(retry.state) ?? '?', RETRY, 'is no longer at its address'), retry.id);
 }
 
 /** The `requestState` of a `tools/call` retry, with its JSON-RPC id. */

@@ -15,10 +15,13 @@
  * before anything of its user is looked at. So a hop read off the wire between replicas and sent again
  * is refused by its replica and ends as interrupted at any other.
  *
- * The hop grants nothing by itself: the owner authenticates the forwarded request as it would any
+ * The hop grants little by itself: the owner authenticates the forwarded request as it would any
  * other (the user's bearer token; the login's browser cookie), checks that the token's user is the
  * one the MAC names, and finds the state only among that user's. What a valid hop changes is that the
- * owner does not forward it again. A request with a hop header that does not verify is refused (403).
+ * owner does not forward it again, and takes a DPoP-bound token without a proof (the forwarding replica
+ * checked it and used it up). So a hop may carry nothing that steers the request elsewhere: a session id
+ * is refused, and only the headers a stateless retry or a callback needs are forwarded. A request with
+ * a hop header that does not verify is refused (403).
  * When the owner is not among the live replicas, or does not answer, the client gets
  * CALL_INTERRUPTED saying which replica held its call and to start it again — never a hang.
  */
@@ -38,7 +41,7 @@ export const HOP_CONNECT_TIMEOUT_MS = 10_000;
 export const HOP_KEY_PURPOSE = 'replica hop';
 
 /** Request headers a hop carries over (everything the owner's checks and handlers read). */
-const FORWARDED_HEADERS = ['authorization', 'content-type', 'accept', 'cookie', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'mcp-session-id', 'last-event-id', 'traceparent', 'tracestate', 'x-request-id', 'user-agent'];
+const FORWARDED_HEADERS = ['authorization', 'content-type', 'accept', 'cookie', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'traceparent', 'tracestate', 'x-request-id', 'user-agent'];
 /** Answer headers a hop hands back (hop-by-hop and length headers are the outer server's). */
 const RETURNED_HEADERS = ['content-type', 'cache-control', 'set-cookie', 'mcp-session-id', 'www-authenticate', 'content-security-policy', 'x-request-id', 'retry-after'];
 const REPLICA_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -189,7 +189,7 @@ for (const { kind, skip } of await backendsToTest()) {
       expect(elsewhere.status).toBe(401);
     });
 
-    test('a genuine hop for another replica, read off the wire and sent here without a proof, ends as interrupted: it reaches no session of its user', async () => {
+    test('a genuine hop read off the wire and sent here without a proof reaches no session of its user: for another replica it ends as interrupted; with a session id it is refused', async () => {
       const key = await proofKey();
       const { access } = await boundTokens(key);
       // alice's own 2025-era session on this gateway.
@@ -207,12 +207,19 @@ for (const { kind, skip } of await backendsToTest()) {
       const signer = new ReplicaHop(randomUUID(), gateway.registry.derivedKey(HOP_KEY_PURPOSE), gateway.registry.cluster);
       const hop = signer.sign({ method: 'POST', target: '/mcp', userId: alice.user.id, body }, gone);
       const headers = { authorization: `DPoP ${access}`, [HOP_HEADER]: hop, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
-      for (const extra of [{}, { 'mcp-session-id': session }] as Array<Record<string, string>>) {
-        const answer = await fetch(resource, { method: 'POST', headers: { ...headers, ...extra }, body, signal: AbortSignal.timeout(10_000) });
-        const text = await answer.text();
-        expect(answer.status, text).toBe(200);
-        expect(text).toContain('CALL_INTERRUPTED');
-        expect(text).not.toContain('REPLAYED');
+      const replayed = await fetch(resource, { method: 'POST', headers, body, signal: AbortSignal.timeout(10_000) });
+      const text = await replayed.text();
+      expect(replayed.status, text).toBe(200);
+      expect(text).toContain('CALL_INTERRUPTED');
+      // With a session id (not under the MAC), whether the hop names another replica or this one (a copy that
+      // got here before the forwarder's): refused, the call does not run in alice's session.
+      const own = signer.sign({ method: 'POST', target: '/mcp', userId: alice.user.id, body }, gateway.running.gateway.replica.id);
+      for (const header of [signer.sign({ method: 'POST', target: '/mcp', userId: alice.user.id, body }, gone), own]) {
+        const steered = await fetch(resource, { method: 'POST', headers: { ...headers, [HOP_HEADER]: header, 'mcp-session-id': session }, body, signal: AbortSignal.timeout(10_000) });
+        const refusal = await steered.text();
+        expect(steered.status, refusal).toBe(403);
+        expect(refusal).toContain('carries no session id');
+        expect(refusal).not.toContain('REPLAYED');
       }
     });
 
