@@ -21,7 +21,7 @@ export async function routeCallbackToOwner(request: Request, hop: ReplicaHop): P
   const signed: HopRequest = { method: 'GET', target: `${url.pathname}${url.search}`, userId: '', body: '' };
   const header = request.headers.get(HOP_HEADER);
   const check = header === null ? undefined : hop.verify(header, signed);
-  if (header !== null && check === 'refused') return { kind: 'refused', status: 403, message: hopRefusal(header).replace('this request', 'this redirect') };
+  if (header !== null && check === 'refused') return { kind: 'refused', status: 403, message: hopRefusal(header, 'redirect') };
   const state = url.searchParams.get('state');
   const owner = (state === null ? undefined : ownerOfState(state)) ?? '?';
   // A genuine hop for another replica (gone, its address now this one's) ends here: its login was that replica's.

@@ -60,6 +60,7 @@ describe('ReplicaHop', () => {
   test('a hop of an earlier version is refused with a reason that says so', () => {
     expect(hopRefusal(`v1.${Date.now()}.${'A'.repeat(43)}`)).toContain('replica of an earlier version');
     expect(hopRefusal('forged')).toContain('not signed by this cluster');
+    expect(hopRefusal('forged', 'redirect')).toBe('this redirect carries a replica-to-replica hop header that is not signed by this cluster');
   });
 
   test("hops are timed on the database's clock: a replica whose own clock runs a minute ahead accepts a fresh hop", () => {

@@ -71,11 +71,11 @@ const HOP = /^v2\.(\d{1,15})\.([A-Za-z0-9_-]{22})\.([0-9a-f-]{36})\.([A-Za-z0-9_
  */
 export type HopCheck = 'accepted' | 'elsewhere' | 'refused';
 
-/** Why a hop header that did not verify is refused, for the 403. */
-export function hopRefusal(header: string): string {
+/** Why a hop header that did not verify is refused, for the 403 (`what` was refused: a request, a redirect). */
+export function hopRefusal(header: string, what = 'request'): string {
   return header.startsWith('v1.')
-    ? 'this request was forwarded by a replica of an earlier version (its hop header is v1): run one version on every replica of the cluster'
-    : 'this request carries a replica-to-replica hop header that is not signed by this cluster';
+    ? `this ${what} was forwarded by a replica of an earlier version (its hop header is v1): run one version on every replica of the cluster`
+    : `this ${what} carries a replica-to-replica hop header that is not signed by this cluster`;
 }
 
 /** The hops of one replica. */
