@@ -43,7 +43,8 @@ describe.skipIf(missing !== undefined)('a dashboard session carries over to the 
     await browser.context.clearCookies();
     const dashboard = await browser.context.newPage();
     await openLoginLink(dashboard, gateway.url, alice.token);
-    await dashboard.waitForFunction("sessionStorage.getItem('switchboard.token') !== null", undefined, { timeout: 10_000 });
+    // A function, not a string: a string is eval'd on each poll, which the dashboard's CSP (no unsafe-eval) refuses.
+    await dashboard.waitForFunction(() => (globalThis as unknown as { sessionStorage: { getItem(key: string): string | null } }).sessionStorage.getItem('switchboard.token') !== null, undefined, { timeout: 10_000 });
     let redirected: URL | undefined;
     await browser.context.route(`${REDIRECT}**`, async (route) => {
       redirected = new URL(route.request().url());
